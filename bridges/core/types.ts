@@ -1,0 +1,150 @@
+// The ActionableEnv contract (PAPERS.md appendix C, DESIGN.md "Core contract").
+// Every bridge implements it; every harness layer is one. Nothing here knows the server or the UI.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** A tool call. Text environments expose one tool (household: `act {command}`). */
+export interface Action {
+  name: string;
+  args: JsonObject;
+}
+
+export interface Observation {
+  text: string;
+  data?: Json;
+}
+
+/**
+ * Per-step extras. Known keys:
+ * - `invalid`: the action was not understood or its preconditions failed (counts as an invalid action)
+ * - `admissibleCommands`: text bridges list what may be typed next (ALFWorld's admissible commands)
+ * - `harness`: filled by harness layers (see server/harness), never by bridges
+ */
+export type StepInfo = JsonObject & {
+  invalid?: boolean;
+  admissibleCommands?: string[];
+};
+
+/** The Gymnasium 5-tuple. */
+export interface StepResult {
+  observation: Observation;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: StepInfo;
+}
+
+/** The benchmark's own verifier verdict. */
+export interface Evaluation {
+  success: boolean;
+  score: number;
+  metrics: Record<string, number>;
+}
+
+export interface TaskInfo {
+  id: string;
+  /** Task family, e.g. household `pick_clean_then_place_in_recep`, toy24 `easy`. */
+  type: string;
+  goal: string;
+  split: string;
+  /** 0 (easy) .. 1 (hard) when the bridge knows it. */
+  difficulty?: number;
+  meta?: JsonObject;
+}
+
+/** JSON Schema (draft 2020-12 subset) as plain JSON. */
+export type JsonSchema = JsonObject;
+
+/** A tool as an LLM sees it (OpenAI function-calling shape: name, description, JSON-Schema parameters). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ResetOptions {
+  taskId: string;
+  seed: number;
+  options?: JsonObject;
+}
+
+export interface ResetResult {
+  observation: Observation;
+  info: StepInfo;
+}
+
+/** A serialisable snapshot: either a full state or reset parameters plus replayed actions. */
+export interface EnvSnapshot {
+  envType: string;
+  reset: ResetOptions;
+  actions?: Action[];
+  state?: Json;
+}
+
+export interface ActionableEnv {
+  readonly envType: string;
+  listTasks(filter?: TaskFilter): Promise<TaskInfo[]>;
+  reset(options: ResetOptions): Promise<ResetResult>;
+  /** Never throws for a bad action: returns an observation that says what was wrong, `info.invalid = true`. */
+  step(action: Action): Promise<StepResult>;
+  /** The last observation the agent was shown. */
+  observe(): Observation;
+  /** The benchmark's verifier on the current state. */
+  evaluate(): Promise<Evaluation>;
+  /** A safe, read-only, plain-JSON view of the state (no handles). Hooks read only this. */
+  getEnvState(): Json;
+  /** JSON Schema of getEnvState(), generated from zod. */
+  stateSchema(): JsonSchema;
+  tools(): ToolSpec[];
+  saveState(): Promise<EnvSnapshot>;
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface TaskFilter {
+  split?: string;
+  type?: string;
+  text?: string;
+}
+
+/** A benchmark bridge: its description, task list, and a factory for environments. */
+export interface Bridge {
+  readonly name: string;
+  readonly description: string;
+  readonly splits: string[];
+  /** The tool an agent types plain text into (e.g. household `act`), when there is one. */
+  readonly textTool?: { name: string; arg: string };
+  listTasks(filter?: TaskFilter): Promise<TaskInfo[]>;
+  getTask(taskId: string): Promise<TaskInfo | undefined>;
+  tools(): ToolSpec[];
+  stateSchema(): JsonSchema;
+  create(): Promise<ActionableEnv>;
+  /** Rebuild an environment from saveState(); it continues exactly where the snapshot was taken. */
+  fromState(snapshot: EnvSnapshot): Promise<ActionableEnv>;
+}
+
+export class UnknownTaskError extends Error {
+  constructor(
+    readonly bridge: string,
+    readonly taskId: string,
+  ) {
+    super(`unknown task '${taskId}' for bridge '${bridge}'`);
+    this.name = 'UnknownTaskError';
+  }
+}
+
+export class EnvClosedError extends Error {
+  constructor(envType: string) {
+    super(`${envType} environment is closed`);
+    this.name = 'EnvClosedError';
+  }
+}
+
+/** An error of the environment's runtime (browser crash, remote server down): an infra error, not a failure. */
+export class EnvInfraError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EnvInfraError';
+  }
+}

@@ -1,0 +1,44 @@
+// The one place that reads process.env. Everything else receives configuration from here.
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  /** PostgreSQL server; unset -> embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Folder for the embedded database and other local state. */
+  DATA_DIR: z.string().default('./.data'),
+  /** Redis for BullMQ scale-out and the cross-process event bus; unset -> in-process queue and bus. */
+  REDIS_URL: z.string().url().optional(),
+  /** In-process episode workers (embedded queue). */
+  ROLLOUT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().optional(),
+  OPENAI_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
+  /** Skip loading demo content at start. */
+  NO_DEMO: z.stringbool().default(false),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (!cached) {
+    const parsed = EnvSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new Error(`invalid configuration: ${issues}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests and the CLI override configuration explicitly rather than mutating process.env. */
+export function setConfig(overrides: Partial<Config>): Config {
+  cached = { ...config(), ...overrides };
+  return cached;
+}

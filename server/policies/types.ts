@@ -1,0 +1,57 @@
+// The black-box policy interface. A policy sees what an agent sees (observations, step info such
+// as admissible commands, the tools and the goal) and nothing else: no state view, no verifier.
+import type {
+  Action,
+  Json,
+  Observation,
+  StepInfo,
+  TaskInfo,
+  ToolSpec,
+} from '../../bridges/core/types.ts';
+
+export interface PolicyContext {
+  bridge: string;
+  task: TaskInfo;
+  tools: ToolSpec[];
+  /** The text tool of the bridge, when it has one (household `act {command}`). */
+  textTool?: { name: string; arg: string };
+  seed: number;
+  maxSteps: number;
+  /** Policy-specific settings (e.g. skill tags, temperature). */
+  options?: Record<string, Json>;
+}
+
+export type PolicyDecision =
+  /** Take an environment action. */
+  | { kind: 'act'; action: Action; note?: string }
+  /** The model produced something that is not a valid tool call: counted as an invalid action. */
+  | { kind: 'invalid'; raw: string; reason: string }
+  /** The policy stops before the budget runs out. */
+  | { kind: 'give_up'; reason?: string };
+
+export interface AgentSession {
+  /** Called with the initial observation first, then after every step. */
+  act(observation: Observation, info: StepInfo): Promise<PolicyDecision>;
+  close?(): Promise<void>;
+}
+
+export interface PolicyDescriptor {
+  id: string;
+  bridge?: string;
+  kind: 'scripted' | 'openai' | 'human' | 'bpe';
+  description: string;
+  weaknesses?: string[];
+}
+
+export interface Policy {
+  readonly descriptor: PolicyDescriptor;
+  start(context: PolicyContext): Promise<AgentSession>;
+}
+
+/** A policy failure that is not the agent's fault (network, rate limit, server down): an infra error. */
+export class PolicyInfraError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PolicyInfraError';
+  }
+}

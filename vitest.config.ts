@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'bridges/**/*.test.ts',
+      'server/**/*.test.ts',
+      'components/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
+    exclude: ['node_modules', 'e2e', '.next'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
