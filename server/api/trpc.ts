@@ -1,0 +1,46 @@
+// tRPC foundation: the request context (who is calling), the error mapping from domain errors to
+// tRPC codes, and the base procedures every router builds on.
+import type { IncomingMessage } from 'node:http';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { DomainError } from '../errors.ts';
+
+export type Role = 'admin' | 'member' | 'viewer';
+export interface User {
+  id: string;
+  role: Role;
+}
+
+export interface Context {
+  user: User;
+}
+
+/** The embedded default has one local user; team mode will resolve the user from the request here. */
+export const LOCAL_USER: User = { id: 'local', role: 'admin' };
+
+export function createContext(_opts?: { req?: IncomingMessage }): Context {
+  return { user: LOCAL_USER };
+}
+
+const t = initTRPC.context<Context>().create({
+  sse: {
+    // Keep proxies from closing a quiet stream; the client reconnects (resuming) if it does.
+    ping: { enabled: true, intervalMs: 10_000 },
+    client: { reconnectAfterInactivityMs: 25_000 },
+  },
+});
+
+/** One place maps the services' typed errors to tRPC codes; routers never catch to rethrow. */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof DomainError) {
+      throw new TRPCError({ code: cause.code, message: cause.message, cause });
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(mapDomainErrors);

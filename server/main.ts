@@ -1,0 +1,83 @@
+// The studio server: one Node process (run with tsx) that owns the database, the rollout engine and
+// the tRPC API, and hands every other request to Next, which only renders pages. Server code is
+// therefore never bundled by Next, and worker threads / the sandbox run exactly once.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import next from 'next';
+import { appRouter } from './api/root.ts';
+import { createContext } from './api/trpc.ts';
+import { config } from './config.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TRPC_PREFIX = '/api/trpc/';
+
+async function startServices(): Promise<void> {}
+
+async function stopServices(): Promise<void> {}
+
+async function main(): Promise<void> {
+  const dev = process.argv.includes('--dev');
+  const { HOST, PORT } = config();
+
+  const started = Date.now();
+  await startServices();
+
+  const nextApp = next({ dev, dir: ROOT, hostname: HOST, port: PORT });
+  const handleNext = nextApp.getRequestHandler();
+  await nextApp.prepare();
+
+  const handleTrpc = createHTTPHandler({
+    router: appRouter,
+    basePath: TRPC_PREFIX,
+    createContext: ({ req }) => createContext({ req }),
+    onError: ({ error, path: procedure }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
+      }
+    },
+  });
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith(TRPC_PREFIX)) {
+      handleTrpc(req, res);
+      return;
+    }
+    handleNext(req, res).catch((err: unknown) => {
+      console.error('next:', err);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(PORT, HOST, resolve);
+  });
+  console.log(
+    `EnvHarness Studio ready on http://${HOST}:${PORT} (${dev ? 'dev' : 'production'}, ${Date.now() - started} ms)`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    // Open SSE streams would keep server.close() waiting forever.
+    server.closeAllConnections();
+    await Promise.allSettled([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      nextApp.close(),
+    ]);
+    await stopServices();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
