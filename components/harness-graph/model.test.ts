@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { type HarnessSpec, HarnessSpecSchema } from '../../server/harness/spec.ts';
+import { lineDiff, specDiff } from './diff.ts';
+import { autoLayout } from './layout.ts';
+import {
+  apply,
+  applyCommand,
+  canConnect,
+  type Graph,
+  graphToSpec,
+  hasCycle,
+  initHistory,
+  layoutInput,
+  redo,
+  specToGraph,
+  undo,
+} from './model.ts';
+
+const at = { x: 0, y: 0 };
+
+const mugSpec: HarnessSpec = {
+  version: 1,
+  env: {
+    type: 'chain',
+    mode: 'branch',
+    first: {
+      type: 'contract',
+      code: 'export function filterObservation(o) { return o; }',
+      env: {
+        type: 'stage',
+        actions: [{ name: 'act', args: { command: 'go to drawer 1' } }],
+        env: { type: 'base', bridge: 'household', task: 'pick-mug-1' },
+      },
+    },
+    second: { type: 'base', bridge: 'household', task: 'heat-potato-2' },
+    remedial: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+    when: 'state.done',
+    carryContext: true,
+  },
+};
+
+function small(): Graph {
+  return {
+    nodes: [
+      { id: 'b', kind: 'base', position: at, data: { bridge: 'toy24', task: '1-2-3-4' } },
+      { id: 'b2', kind: 'base', position: at, data: { bridge: 'toy24', task: '4-4-6-6' } },
+      { id: 's', kind: 'stage', position: at, data: { actions: [] } },
+      { id: 'c', kind: 'contract', position: at, data: { code: '' } },
+      { id: 'ch', kind: 'chain', position: at, data: { mode: 'sequential' } },
+      { id: 'out', kind: 'output', position: at, data: {} },
+    ],
+    edges: [],
+  };
+}
+
+describe('spec <-> graph', () => {
+  it('round-trips a spec with every node kind exactly', () => {
+    const graph = specToGraph(mugSpec);
+    const back = graphToSpec(graph);
+    expect(back).toEqual({ ok: true, spec: mugSpec });
+    if (back.ok) expect(HarnessSpecSchema.parse(back.spec)).toEqual(mugSpec);
+  });
+
+  it('names nodes by their spec paths, as the engine names layers', () => {
+    const ids = specToGraph(mugSpec)
+      .nodes.map((n) => n.id)
+      .sort();
+    expect(ids).toEqual(
+      [
+        'env',
+        'env.first',
+        'env.first.env',
+        'env.first.env.env',
+        'env.remedial',
+        'env.second',
+        'output',
+      ].sort(),
+    );
+  });
+
+  it('keeps leg order: swapping first and second changes the spec', () => {
+    const g = specToGraph(mugSpec);
+    const swapped: Graph = {
+      ...g,
+      edges: g.edges.map((e) =>
+        e.target === 'env' && e.targetHandle === 'first'
+          ? { ...e, targetHandle: 'second' }
+          : e.target === 'env' && e.targetHandle === 'second'
+            ? { ...e, targetHandle: 'first' }
+            : e,
+      ),
+    };
+    const r = graphToSpec(swapped);
+    expect(r.ok).toBe(true);
+    if (r.ok && r.spec.env.type === 'chain')
+      expect(r.spec.env.first).toEqual(mugSpec.env.type === 'chain' ? mugSpec.env.second : null);
+  });
+
+  it('reports missing inputs and loose nodes instead of a spec', () => {
+    let g = small();
+    g = applyCommand(g, {
+      type: 'connect',
+      edge: { source: 's', target: 'out', targetHandle: 'env' },
+    });
+    const r = graphToSpec(g);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      const text = r.issues.map((i) => i.message).join('\n');
+      expect(text).toContain("Stage: connect its 'env' input");
+      expect(text).toContain('Contract is not connected');
+    }
+  });
+
+  it('requires exactly one output', () => {
+    const g = small();
+    g.nodes = g.nodes.filter((n) => n.kind !== 'output');
+    const r = graphToSpec(g);
+    expect(r.ok).toBe(false);
+  });
+});
+
+describe('canConnect', () => {
+  it('accepts a wrapper over an environment', () => {
+    expect(canConnect(small(), { source: 'b', target: 's', targetHandle: 'env' })).toEqual({
+      ok: true,
+    });
+  });
+
+  it('allows one input per Stage/Contract port and two or three for Chain', () => {
+    let g = small();
+    g = applyCommand(g, {
+      type: 'connect',
+      edge: { source: 'b', target: 's', targetHandle: 'env' },
+    });
+    expect(canConnect(g, { source: 'b2', target: 's', targetHandle: 'env' }).ok).toBe(false);
+    expect(canConnect(g, { source: 'b2', target: 'ch', targetHandle: 'remedial' }).ok).toBe(true);
+    expect(canConnect(g, { source: 'b2', target: 's', targetHandle: 'first' }).ok).toBe(false);
+  });
+
+  it('refuses a second consumer of one environment (a harness is a tree)', () => {
+    let g = small();
+    g = applyCommand(g, {
+      type: 'connect',
+      edge: { source: 'b', target: 's', targetHandle: 'env' },
+    });
+    const r = canConnect(g, { source: 'b', target: 'c', targetHandle: 'env' });
+    expect(r.ok).toBe(false);
+  });
+
+  it('refuses cycles and self loops', () => {
+    let g = small();
+    g = applyCommand(g, {
+      type: 'connect',
+      edge: { source: 's', target: 'c', targetHandle: 'env' },
+    });
+    expect(canConnect(g, { source: 'c', target: 's', targetHandle: 'env' })).toEqual({
+      ok: false,
+      reason: 'that connection would make a cycle',
+    });
+    expect(canConnect(g, { source: 'ch', target: 'ch', targetHandle: 'first' }).ok).toBe(false);
+    expect(hasCycle(g)).toBe(false);
+    expect(
+      hasCycle({
+        ...g,
+        edges: [...g.edges, { id: 'x', source: 'c', target: 's', targetHandle: 'env' }],
+      }),
+    ).toBe(true);
+  });
+
+  it('gives the output no outgoing port', () => {
+    expect(canConnect(small(), { source: 'out', target: 's', targetHandle: 'env' }).ok).toBe(false);
+  });
+});
+
+describe('history', () => {
+  it('undoes and redoes commands; a rejected connect leaves no history entry', () => {
+    let h = initHistory(small());
+    h = apply(h, { type: 'connect', edge: { source: 'b', target: 's', targetHandle: 'env' } });
+    h = apply(h, { type: 'move', positions: { s: { x: 10, y: 20 } } });
+    const before = h;
+    h = apply(h, { type: 'connect', edge: { source: 'b', target: 'c', targetHandle: 'env' } });
+    expect(h).toBe(before);
+    h = undo(h);
+    expect(h.present.nodes.find((n) => n.id === 's')?.position).toEqual(at);
+    h = undo(h);
+    expect(h.present.edges).toHaveLength(0);
+    h = redo(redo(h));
+    expect(h.present.edges).toHaveLength(1);
+    expect(h.present.nodes.find((n) => n.id === 's')?.position).toEqual({ x: 10, y: 20 });
+  });
+
+  it('removing a node removes its edges', () => {
+    let h = initHistory(specToGraph(mugSpec));
+    h = apply(h, { type: 'remove', ids: ['env.first'] });
+    expect(h.present.edges.some((e) => e.source === 'env.first' || e.target === 'env.first')).toBe(
+      false,
+    );
+  });
+});
+
+describe('layout', () => {
+  it('feeds dagre every node and edge, and places wrappers right of what they wrap', () => {
+    const g = specToGraph(mugSpec);
+    const input = layoutInput(g);
+    expect(input.nodes).toHaveLength(g.nodes.length);
+    expect(input.edges).toHaveLength(g.edges.length);
+    const pos = autoLayout(g);
+    expect(pos['env.first.env.env']!.x).toBeLessThan(pos['env.first.env']!.x);
+    expect(pos.env!.x).toBeLessThan(pos.output!.x);
+    expect(pos['env.first']!.y).toBeLessThan(pos['env.second']!.y);
+  });
+});
+
+describe('version diff', () => {
+  it('marks changed fields, code lines and added legs', () => {
+    const b: HarnessSpec = structuredClone(mugSpec);
+    if (b.env.type !== 'chain' || b.env.first.type !== 'contract') throw new Error('shape');
+    b.env.mode = 'sequential';
+    b.env.first.code =
+      'export function filterObservation(o) { return { text: o.text.slice(0, 80) }; }';
+    delete b.env.remedial;
+    const changes = specDiff(mugSpec, b);
+    expect(changes.find((c) => c.field === 'mode')).toMatchObject({
+      before: '"branch"',
+      after: '"sequential"',
+    });
+    expect(
+      changes.find((c) => c.field === 'code')?.lines?.filter((l) => l.op !== 'same'),
+    ).toHaveLength(2);
+    expect(changes.find((c) => c.path === 'env.remedial')?.kind).toBe('removed');
+    expect(specDiff(mugSpec, mugSpec)).toEqual([]);
+  });
+
+  it('line diff keeps common lines', () => {
+    expect(lineDiff('a\nb\nc', 'a\nx\nc')).toEqual([
+      { op: 'same', text: 'a' },
+      { op: 'del', text: 'b' },
+      { op: 'add', text: 'x' },
+      { op: 'same', text: 'c' },
+    ]);
+  });
+});

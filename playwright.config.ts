@@ -1,0 +1,59 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// Real Chromium (Debian's /usr/bin/chromium; no browser download here) against the real studio
+// server, built and started with a fresh embedded database so every run starts clean.
+const PORT = 3210;
+const DATA_DIR = '.data-e2e';
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
+    },
+  ],
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
+    url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      DATA_DIR,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      NO_DEMO: 'true',
+      ROLLOUT_CONCURRENCY: '2',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  },
+});
