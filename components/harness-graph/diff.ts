@@ -46,7 +46,7 @@ export function lineDiff(a: string, b: string): LineOp[] {
   return out;
 }
 
-function describe(node: HarnessNode): string {
+function summarize(node: HarnessNode): string {
   switch (node.type) {
     case 'base':
       return `${node.bridge}:${node.task}`;
@@ -80,15 +80,15 @@ export function specDiff(a: HarnessSpec, b: HarnessSpec): SpecChange[] {
   const walk = (x: HarnessNode | undefined, y: HarnessNode | undefined, path: string) => {
     if (!x && !y) return;
     if (!x) {
-      changes.push({ path, kind: 'added', after: describe(y!) });
+      changes.push({ path, kind: 'added', after: summarize(y!) });
       return;
     }
     if (!y) {
-      changes.push({ path, kind: 'removed', before: describe(x) });
+      changes.push({ path, kind: 'removed', before: summarize(x) });
       return;
     }
     if (x.type !== y.type) {
-      changes.push({ path, kind: 'type', before: describe(x), after: describe(y) });
+      changes.push({ path, kind: 'type', before: summarize(x), after: summarize(y) });
       return;
     }
     const field = (name: string, before: unknown, after: unknown) => {

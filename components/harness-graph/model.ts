@@ -369,14 +369,19 @@ export function newNodeId(kind: NodeKind): string {
   return `${kind}-${Date.now().toString(36)}-${counter}`;
 }
 
-export function defaultData<K extends Exclude<NodeKind, 'output'>>(kind: K): NodeData<K> {
-  const defaults: { [P in Exclude<NodeKind, 'output'>]: NodeData<P> } = {
-    base: { bridge: '', task: '' },
-    stage: { actions: [] },
-    contract: { code: CONTRACT_TEMPLATE },
-    chain: { mode: 'sequential' },
-  };
-  return defaults[kind];
+/** A new node of a kind, with the data it starts with. */
+export function newNode(kind: Exclude<NodeKind, 'output'>, position: XY): GraphNode {
+  const id = newNodeId(kind);
+  switch (kind) {
+    case 'base':
+      return { id, kind, position, data: { bridge: '', task: '' } };
+    case 'stage':
+      return { id, kind, position, data: { actions: [] } };
+    case 'contract':
+      return { id, kind, position, data: { code: CONTRACT_TEMPLATE } };
+    case 'chain':
+      return { id, kind, position, data: { mode: 'sequential' } };
+  }
 }
 
 export const CONTRACT_TEMPLATE = `// Hooks run in a sandbox. Each is optional; a missing hook is the identity.
