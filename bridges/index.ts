@@ -2,7 +2,7 @@
 import type { Bridge } from './core/types.ts';
 
 const registry = new Map<string, () => Promise<Bridge>>([
-  // ['toy24', async () => (await import('./toy24/index.ts')).toy24Bridge],
+  ['toy24', async () => (await import('./toy24/index.ts')).toy24Bridge],
   // ['household', async () => (await import('./household/index.ts')).householdBridge],
 ]);
 
