@@ -1,0 +1,274 @@
+// Contract (paper: Rules): three sandboxed per-step hooks, each identity when absent.
+//   filterAction(action, state)            -> action | { blocked: reason } | undefined (unchanged)
+//   modifyTransition(action, result, state) -> result (observation / terminated / truncated / info)
+//   filterObservation(observation, state)  -> observation | string | undefined (unchanged)
+// The engine, not the hook, carries the reward and the verifier: a reward a hook returns is
+// ignored, and evaluate() is never routed through hook code.
+import { z } from 'zod';
+import type {
+  Action,
+  Json,
+  JsonObject,
+  Observation,
+  ResetOptions,
+  ResetResult,
+  StepInfo,
+  StepResult,
+} from '../../bridges/core/types.ts';
+import { HarnessCodeError } from '../errors.ts';
+import { EnvHarness, type HarnessLayer, type StackContext } from './layer.ts';
+import { HOOK_NAMES, type HookSet } from './sandbox.ts';
+import { ActionSchema, type ContractNode, JsonSchemaZ } from './spec.ts';
+
+const BlockedSchema = z.strictObject({ blocked: z.string().min(1) });
+const ObservationSchema = z.object({ text: z.string(), data: JsonSchemaZ.optional() });
+const TransitionSchema = z.object({
+  observation: z.union([ObservationSchema, z.string()]).optional(),
+  reward: z.number().optional(),
+  terminated: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+  info: z.record(z.string(), JsonSchemaZ).optional(),
+});
+
+function badReturn(hook: string, expected: string, got: Json | undefined, issue: string) {
+  return new HarnessCodeError(
+    `hook ${hook} returned ${JSON.stringify(got)?.slice(0, 200)}: expected ${expected} (${issue})`,
+    hook,
+  );
+}
+
+function same(a: Json | undefined, b: Json | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function toObservation(value: Observation | string, previous: Observation): Observation {
+  if (typeof value === 'string') {
+    return previous.data === undefined ? { text: value } : { text: value, data: previous.data };
+  }
+  return value.data === undefined ? { text: value.text } : { text: value.text, data: value.data };
+}
+
+export class ContractLayer extends EnvHarness {
+  private hooks: HookSet | undefined;
+  private last: Observation | undefined;
+
+  constructor(
+    inner: HarnessLayer,
+    path: string,
+    ctx: StackContext,
+    private readonly node: ContractNode,
+  ) {
+    super(inner, path, ctx);
+  }
+
+  toNode(): ContractNode {
+    return { type: 'contract', code: this.node.code, env: this.inner.toNode() };
+  }
+
+  /** Fresh runtime per episode (the paper reloads rules every episode). */
+  private async load(seed: number): Promise<HookSet> {
+    this.hooks?.dispose();
+    this.hooks = undefined;
+    await this.ctx.sandbox.ready();
+    try {
+      this.hooks = this.ctx.sandbox.load(this.node.code, { names: HOOK_NAMES, seed });
+    } catch (e) {
+      throw this.located(e);
+    }
+    return this.hooks;
+  }
+
+  private located(e: unknown): unknown {
+    if (e instanceof HarnessCodeError && !e.message.startsWith('contract at')) {
+      return new HarnessCodeError(
+        `contract at ${this.path}: ${e.message}`,
+        e.hook,
+        e.line,
+        e.column,
+      );
+    }
+    return e;
+  }
+
+  private live(): HookSet {
+    if (!this.hooks) {
+      throw new HarnessCodeError(`contract at ${this.path}: step before reset`);
+    }
+    return this.hooks;
+  }
+
+  override async reset(options: ResetOptions): Promise<ResetResult> {
+    const hooks = await this.load(options.seed);
+    const start = await this.inner.reset(options);
+    let observation = start.observation;
+    if (hooks.has('filterObservation')) {
+      this.feedState(hooks, ['filterObservation']);
+      observation = this.filterObservation(hooks, observation);
+    }
+    this.last = observation;
+    return { observation, info: start.info };
+  }
+
+  override observe(): Observation {
+    return this.last ?? this.inner.observe();
+  }
+
+  override async close(): Promise<void> {
+    this.hooks?.dispose();
+    this.hooks = undefined;
+    await this.inner.close();
+  }
+
+  override async step(action: Action): Promise<StepResult> {
+    const hooks = this.live();
+    try {
+      return await this.run(hooks, action);
+    } catch (e) {
+      throw this.located(e);
+    }
+  }
+
+  /** The state view crosses the boundary once, and only when a hook about to run declares it. */
+  private feedState(hooks: HookSet, names: string[]): void {
+    if (names.some((n) => hooks.has(n) && hooks.usesState(n))) {
+      hooks.setState(JSON.stringify(this.inner.getEnvState()));
+    }
+  }
+
+  private async run(hooks: HookSet, action: Action): Promise<StepResult> {
+    let executed = action;
+    if (hooks.has('filterAction')) {
+      this.feedState(hooks, ['filterAction']);
+      const out = hooks.call('filterAction', [action as unknown as Json]);
+      if (out !== undefined && out !== null) {
+        const blocked = BlockedSchema.safeParse(out);
+        if (blocked.success) return this.block(action, blocked.data.blocked);
+        const parsed = ActionSchema.safeParse(out);
+        if (!parsed.success) {
+          throw badReturn(
+            'filterAction',
+            'an action { name, args } or { blocked: "reason" }',
+            out,
+            parsed.error.issues[0]?.message ?? 'invalid',
+          );
+        }
+        executed = parsed.data;
+        if (!same(executed as unknown as Json, action as unknown as Json)) {
+          this.ctx.trace.changes.push({
+            layer: this.path,
+            component: 'contract',
+            what: 'action',
+            before: action as unknown as Json,
+            after: executed as unknown as Json,
+          });
+        }
+      }
+    }
+
+    const raw = await this.inner.step(executed);
+    let result = raw;
+    const after = ['modifyTransition', 'filterObservation'];
+    if (after.some((n) => hooks.has(n))) this.feedState(hooks, after);
+
+    if (hooks.has('modifyTransition')) {
+      result = this.modifyTransition(hooks, executed, raw);
+    }
+    if (hooks.has('filterObservation')) {
+      result = { ...result, observation: this.filterObservation(hooks, result.observation) };
+    }
+    this.last = result.observation;
+    return result;
+  }
+
+  private block(action: Action, reason: string): StepResult {
+    this.ctx.trace.blocked = reason;
+    this.ctx.trace.changes.push({
+      layer: this.path,
+      component: 'contract',
+      what: 'blocked',
+      before: action as unknown as Json,
+      note: reason,
+    });
+    const observation = { text: reason };
+    this.last = observation;
+    return {
+      observation,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: { invalid: true, harness: { blocked: reason, layer: this.path } },
+    };
+  }
+
+  private modifyTransition(hooks: HookSet, action: Action, raw: StepResult): StepResult {
+    const out = hooks.call('modifyTransition', [action as unknown as Json, raw as unknown as Json]);
+    if (out === undefined || out === null) return raw;
+    const parsed = TransitionSchema.safeParse(out);
+    if (!parsed.success) {
+      throw badReturn(
+        'modifyTransition',
+        'a result { observation, terminated, truncated, info }',
+        out,
+        parsed.error.issues[0]?.message ?? 'invalid',
+      );
+    }
+    const t = parsed.data;
+    const next: StepResult = {
+      observation: t.observation ? toObservation(t.observation, raw.observation) : raw.observation,
+      // The engine carries the reward through unchanged: the paper's rules never change it.
+      reward: raw.reward,
+      terminated: t.terminated ?? raw.terminated,
+      truncated: t.truncated ?? raw.truncated,
+      info: t.info ? ({ ...raw.info, ...t.info } as StepInfo) : raw.info,
+    };
+    const before: JsonObject = {};
+    const afterView: JsonObject = {};
+    for (const key of ['observation', 'terminated', 'truncated', 'info'] as const) {
+      const a = raw[key] as unknown as Json;
+      const b = next[key] as unknown as Json;
+      if (!same(a, b)) {
+        before[key] = a;
+        afterView[key] = b;
+      }
+    }
+    const rewardIgnored = t.reward !== undefined && t.reward !== raw.reward;
+    if (Object.keys(before).length > 0 || rewardIgnored) {
+      this.ctx.trace.changes.push({
+        layer: this.path,
+        component: 'contract',
+        what: 'transition',
+        before,
+        after: afterView,
+        ...(rewardIgnored
+          ? { note: `reward ${t.reward} returned by the hook was ignored (kept ${raw.reward})` }
+          : {}),
+      });
+    }
+    return next;
+  }
+
+  private filterObservation(hooks: HookSet, observation: Observation): Observation {
+    const out = hooks.call('filterObservation', [observation as unknown as Json]);
+    if (out === undefined || out === null) return observation;
+    const parsed = z.union([ObservationSchema, z.string()]).safeParse(out);
+    if (!parsed.success) {
+      throw badReturn(
+        'filterObservation',
+        'an observation { text } or a string',
+        out,
+        parsed.error.issues[0]?.message ?? 'invalid',
+      );
+    }
+    const next = toObservation(parsed.data as Observation | string, observation);
+    if (!same(next as unknown as Json, observation as unknown as Json)) {
+      this.ctx.trace.changes.push({
+        layer: this.path,
+        component: 'contract',
+        what: 'observation',
+        before: observation.text,
+        after: next.text,
+      });
+    }
+    return next;
+  }
+}

@@ -1,0 +1,291 @@
+// Builds a harness stack from a spec and runs it as one ActionableEnv that records every agent step
+// (raw vs filtered action and observation, which layer changed what).
+
+import type {
+  Action,
+  ActionableEnv,
+  Bridge,
+  EnvSnapshot,
+  Evaluation,
+  Json,
+  JsonSchema,
+  Observation,
+  ResetResult,
+  StepResult,
+  TaskFilter,
+  TaskInfo,
+  ToolSpec,
+} from '../../bridges/core/types.ts';
+import { bridgeNames, getBridge } from '../../bridges/index.ts';
+import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
+import { BaseLayer } from './base.ts';
+import { ChainLayer } from './chain.ts';
+import { ContractLayer } from './contract.ts';
+import {
+  type HarnessLayer,
+  SPEC_TASK,
+  type StackContext,
+  StepTrace,
+  type TextTool,
+} from './layer.ts';
+import { parseSpec } from './parse.ts';
+import { HOOK_NAMES, SandboxHost, type SandboxLimits, whenSource } from './sandbox.ts';
+import type { HarnessNode, HarnessSpec } from './spec.ts';
+import { StageLayer } from './stage.ts';
+import type { StepRecord } from './types.ts';
+
+export interface HarnessOptions {
+  /** Where bridges come from; the registry by default (tests pass fakes). */
+  resolveBridge?: (name: string) => Promise<Bridge | undefined>;
+  limits?: Partial<SandboxLimits>;
+}
+
+export interface HarnessResetOptions {
+  seed: number;
+  /** Overrides the task of the first leaf; the spec's task otherwise. */
+  taskId?: string;
+}
+
+export type HarnessStepResult = StepResult & { record: StepRecord };
+
+export interface Harness extends ActionableEnv {
+  readonly spec: HarnessSpec;
+  toSpec(): HarnessSpec;
+  reset(o: HarnessResetOptions): Promise<ResetResult>;
+  step(a: Action): Promise<HarnessStepResult>;
+  readonly agentSteps: number;
+  task(): TaskInfo;
+  textTool(): TextTool | undefined;
+}
+
+async function build(
+  node: HarnessNode,
+  path: string,
+  ctx: StackContext,
+  resolve: (name: string) => Promise<Bridge | undefined>,
+  created: HarnessLayer[],
+): Promise<HarnessLayer> {
+  switch (node.type) {
+    case 'base': {
+      const bridge = await resolve(node.bridge);
+      if (!bridge) {
+        throw new NotFoundError(
+          `${path}: unknown bridge '${node.bridge}' (known: ${bridgeNames().join(', ') || 'none'})`,
+        );
+      }
+      const task = await bridge.getTask(node.task);
+      if (!task)
+        throw new NotFoundError(`${path}: unknown task '${node.task}' for bridge '${node.bridge}'`);
+      const layer = new BaseLayer(await bridge.create(), bridge, node, task, path, ctx);
+      created.push(layer);
+      return layer;
+    }
+    case 'stage':
+      return new StageLayer(
+        await build(node.env, `${path}.env`, ctx, resolve, created),
+        path,
+        ctx,
+        node,
+      );
+    case 'contract': {
+      // Compile now so a broken contract fails at creation, with its line, not mid-rollout.
+      try {
+        ctx.sandbox.load(node.code, { names: HOOK_NAMES }).dispose();
+      } catch (e) {
+        if (e instanceof HarnessCodeError) {
+          throw new HarnessCodeError(`contract at ${path}: ${e.message}`, e.hook, e.line, e.column);
+        }
+        throw e;
+      }
+      const inner = await build(node.env, `${path}.env`, ctx, resolve, created);
+      return new ContractLayer(inner, path, ctx, node);
+    }
+    case 'chain': {
+      if (node.when !== undefined) {
+        const { code, columnShift } = whenSource(node.when);
+        try {
+          ctx.sandbox.load(code, { names: ['when'], columnShift }).dispose();
+        } catch (e) {
+          if (e instanceof HarnessCodeError) {
+            throw new HarnessCodeError(
+              `chain at ${path}: switch condition \`when\`: ${e.message}`,
+              'when',
+              e.line,
+              e.column,
+            );
+          }
+          throw e;
+        }
+      }
+      const legs = [await build(node.first, `${path}.first`, ctx, resolve, created)];
+      legs.push(await build(node.second, `${path}.second`, ctx, resolve, created));
+      if (node.remedial)
+        legs.push(await build(node.remedial, `${path}.remedial`, ctx, resolve, created));
+      return new ChainLayer(legs, path, ctx, node);
+    }
+  }
+}
+
+class HarnessImpl implements Harness {
+  private steps = 0;
+  private broken: HarnessCodeError | undefined;
+  private lastReset: HarnessResetOptions | undefined;
+  private history: Action[] = [];
+  private isReset = false;
+
+  constructor(
+    readonly spec: HarnessSpec,
+    private readonly root: HarnessLayer,
+    private readonly ctx: StackContext,
+  ) {}
+
+  get envType(): string {
+    return this.root.envType;
+  }
+  get agentSteps(): number {
+    return this.steps;
+  }
+  toSpec(): HarnessSpec {
+    return { version: 1, env: this.root.toNode() };
+  }
+  task(): TaskInfo {
+    return this.root.task();
+  }
+  textTool(): TextTool | undefined {
+    return this.root.textTool();
+  }
+  listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
+    return this.root.listTasks(filter);
+  }
+
+  async reset(o: HarnessResetOptions): Promise<ResetResult> {
+    if (!Number.isInteger(o.seed))
+      throw new InvalidInputError(`seed must be an integer, got ${o.seed}`);
+    this.broken = undefined;
+    this.steps = 0;
+    this.history = [];
+    this.lastReset = o;
+    this.ctx.trace.clear();
+    const result = await this.root.reset({ seed: o.seed, taskId: o.taskId ?? SPEC_TASK });
+    const changes = this.ctx.trace.changes.filter((c) => c.what === 'observation');
+    this.ctx.trace.clear();
+    this.isReset = true;
+    if (changes.length === 0) return result;
+    const harness = result.info.harness;
+    const base = harness && typeof harness === 'object' && !Array.isArray(harness) ? harness : {};
+    return {
+      ...result,
+      info: { ...result.info, harness: { ...base, changes: changes as unknown as Json } },
+    };
+  }
+
+  async step(action: Action): Promise<HarnessStepResult> {
+    if (this.broken) {
+      throw new HarnessCodeError(
+        `this episode already ended with a hook error (${this.broken.message}); reset first`,
+        this.broken.hook,
+        this.broken.line,
+        this.broken.column,
+      );
+    }
+    if (!this.isReset) throw new InvalidInputError('step before reset');
+    const trace = this.ctx.trace;
+    trace.clear();
+    let result: StepResult;
+    try {
+      result = await this.root.step(action);
+    } catch (e) {
+      if (e instanceof HarnessCodeError) this.broken = e;
+      throw e;
+    }
+    const record: StepRecord = {
+      index: this.steps,
+      action,
+      executedAction: trace.executedAction,
+      rawObservation: trace.rawObservation,
+      observation: result.observation,
+      reward: result.reward,
+      terminated: result.terminated,
+      truncated: result.truncated,
+      info: result.info,
+      invalid: result.info.invalid === true,
+      changes: trace.changes,
+    };
+    if (trace.blocked !== undefined) record.blocked = trace.blocked;
+    if (trace.leg !== undefined) record.leg = trace.leg;
+    this.steps += 1;
+    this.history.push(action);
+    trace.clear();
+    return { ...result, record };
+  }
+
+  observe(): Observation {
+    return this.root.observe();
+  }
+  evaluate(): Promise<Evaluation> {
+    return this.root.evaluate();
+  }
+  getEnvState(): Json {
+    return this.root.getEnvState();
+  }
+  stateSchema(): JsonSchema {
+    return this.root.stateSchema();
+  }
+  tools(): ToolSpec[] {
+    return this.root.tools();
+  }
+
+  /** Reset parameters + the agent's actions: rebuild with harnessFromState(). */
+  async saveState(): Promise<EnvSnapshot> {
+    const reset = this.lastReset ?? { seed: 0 };
+    return {
+      envType: `harness:${this.root.envType}`,
+      reset: { seed: reset.seed, taskId: reset.taskId ?? SPEC_TASK },
+      actions: [...this.history],
+      state: { spec: this.spec as unknown as Json },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+    this.ctx.sandbox.dispose();
+  }
+}
+
+/** Builds the stack; validates bridges and tasks (NotFoundError) and hook code (HarnessCodeError). */
+export async function createHarness(
+  input: HarnessSpec,
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const spec = parseSpec(input);
+  const ctx: StackContext = { trace: new StepTrace(), sandbox: new SandboxHost(options.limits) };
+  await ctx.sandbox.ready();
+  const created: HarnessLayer[] = [];
+  try {
+    const root = await build(spec.env, 'env', ctx, options.resolveBridge ?? getBridge, created);
+    return new HarnessImpl(spec, root, ctx);
+  } catch (e) {
+    for (const leaf of created) await leaf.close();
+    ctx.sandbox.dispose();
+    throw e;
+  }
+}
+
+/** Rebuilds a harness from saveState(): same spec, same reset, the agent's actions replayed. */
+export async function harnessFromState(
+  snapshot: EnvSnapshot,
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const state = snapshot.state;
+  const spec =
+    state && typeof state === 'object' && !Array.isArray(state)
+      ? (state.spec as unknown)
+      : undefined;
+  const harness = await createHarness(parseSpec(spec), options);
+  const taskId = snapshot.reset.taskId === SPEC_TASK ? undefined : snapshot.reset.taskId;
+  await harness.reset(
+    taskId === undefined ? { seed: snapshot.reset.seed } : { seed: snapshot.reset.seed, taskId },
+  );
+  for (const action of snapshot.actions ?? []) await harness.step(action);
+  return harness;
+}
