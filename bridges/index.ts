@@ -3,7 +3,7 @@ import type { Bridge } from './core/types.ts';
 
 const registry = new Map<string, () => Promise<Bridge>>([
   ['toy24', async () => (await import('./toy24/index.ts')).toy24Bridge],
-  // ['household', async () => (await import('./household/index.ts')).householdBridge],
+  ['household', async () => (await import('./household/index.ts')).householdBridge],
 ]);
 
 export function bridgeNames(): string[] {

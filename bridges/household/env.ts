@@ -1,0 +1,267 @@
+// HouseholdEnv: the ActionableEnv around HouseholdSim. One text tool, `act {command}`.
+import { z } from 'zod';
+import {
+  type Action,
+  type ActionableEnv,
+  EnvClosedError,
+  type EnvSnapshot,
+  type Evaluation,
+  type Json,
+  type JsonObject,
+  type JsonSchema,
+  type Observation,
+  type ResetOptions,
+  type ResetResult,
+  type StepResult,
+  type TaskFilter,
+  type TaskInfo,
+  type ToolSpec,
+  UnknownTaskError,
+} from '../core/types.ts';
+import { buildScene } from './scene.ts';
+import { HouseholdSim, NOTHING_HAPPENS } from './sim.ts';
+import {
+  DIALECTS,
+  type Dialect,
+  type HouseholdSnapshotState,
+  HouseholdSnapshotStateSchema,
+  HouseholdStateViewSchema,
+} from './state.ts';
+import { familyOf, getCatalogue, type HouseholdTask, SPLITS } from './tasks.ts';
+
+export const ENV_TYPE = 'household';
+export const TEXT_TOOL = { name: 'act', arg: 'command' } as const;
+
+/** Reset options: `dialect` ('move' default, or 'put'), `maxSteps` (truncate after N agent steps). */
+export const HouseholdOptionsSchema = z.object({
+  dialect: z.enum(DIALECTS).optional(),
+  maxSteps: z.number().int().positive().optional(),
+});
+
+const DIALECT_SUFFIX = /@(move|put)$/;
+
+/**
+ * Resolves a task id. `<id>@put` (or `@move`) selects the command dialect without reset options, so a
+ * plain `{bridge, task}` harness leaf can pick the older `put X in/on Y` grammar.
+ */
+export function resolveTaskId(
+  taskId: string,
+): { task: HouseholdTask; dialect?: Dialect } | undefined {
+  const m = DIALECT_SUFFIX.exec(taskId);
+  const base = m ? taskId.slice(0, m.index) : taskId;
+  const task = getCatalogue().byId.get(base);
+  if (!task) return undefined;
+  return m ? { task, dialect: m[1] as Dialect } : { task };
+}
+
+export function taskInfo(t: HouseholdTask): TaskInfo {
+  return {
+    id: t.id,
+    type: t.type,
+    goal: t.goal,
+    split: t.split,
+    meta: {
+      family: familyOf(t.type),
+      room: t.room,
+      layout: t.layout,
+      objectType: t.objectType,
+      receptacleType: t.receptacleType,
+      toggleType: t.toggleType,
+    },
+  };
+}
+
+export function listHouseholdTasks(filter: TaskFilter = {}): TaskInfo[] {
+  const text = filter.text?.toLowerCase();
+  const out: TaskInfo[] = [];
+  for (const t of getCatalogue().tasks) {
+    if (filter.split && t.split !== filter.split) continue;
+    if (filter.type && t.type !== filter.type && familyOf(t.type) !== filter.type) continue;
+    if (text && !t.goal.includes(text) && !t.id.includes(text) && !t.layout.includes(text))
+      continue;
+    out.push(taskInfo(t));
+  }
+  return out;
+}
+
+export const HOUSEHOLD_TOOLS: ToolSpec[] = [
+  {
+    name: TEXT_TOOL.name,
+    description:
+      'Type one ALFWorld command, e.g. "go to countertop 1", "open drawer 2", "take mug 1 from cabinet 3", ' +
+      '"move mug 1 to coffeemachine 1" (or "put mug 1 in/on coffeemachine 1" in the put dialect), ' +
+      '"heat/cool/clean <obj> with <microwave|fridge|sinkbasin> N", "use desklamp 1", "examine <x>", ' +
+      '"look", "inventory". The admissible commands of each step are listed in info.admissibleCommands.',
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'string', description: 'the command to type' } },
+      required: ['command'],
+      additionalProperties: false,
+    },
+  },
+];
+
+let stateSchemaCache: JsonSchema | undefined;
+export function householdStateSchema(): JsonSchema {
+  if (!stateSchemaCache) {
+    const generated = z.toJSONSchema(HouseholdStateViewSchema, { target: 'draft-2020-12' });
+    const plain = JSON.parse(JSON.stringify(generated)) as JsonObject;
+    delete plain.$schema;
+    stateSchemaCache = plain;
+  }
+  return stateSchemaCache;
+}
+
+export class HouseholdEnv implements ActionableEnv {
+  readonly envType = ENV_TYPE;
+  private sim: HouseholdSim | undefined;
+  private resetOptions: ResetOptions | undefined;
+  private maxSteps: number | null = null;
+  private closed = false;
+
+  async listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
+    return listHouseholdTasks(filter);
+  }
+
+  tools(): ToolSpec[] {
+    return HOUSEHOLD_TOOLS;
+  }
+
+  stateSchema(): JsonSchema {
+    return householdStateSchema();
+  }
+
+  private parseOptions(options: JsonObject | undefined): { dialect?: Dialect; maxSteps?: number } {
+    const parsed = HouseholdOptionsSchema.safeParse(options ?? {});
+    if (!parsed.success) {
+      throw new RangeError(
+        `household reset options: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  async reset(options: ResetOptions): Promise<ResetResult> {
+    if (this.closed) throw new EnvClosedError(ENV_TYPE);
+    const resolved = resolveTaskId(options.taskId);
+    if (!resolved) throw new UnknownTaskError(ENV_TYPE, options.taskId);
+    const opts = this.parseOptions(options.options);
+    const dialect = opts.dialect ?? resolved.dialect ?? 'move';
+    const sim = new HouseholdSim(resolved.task, buildScene(resolved.task, options.seed), dialect);
+    sim.s.lastObs = sim.welcomeText();
+    this.sim = sim;
+    this.maxSteps = opts.maxSteps ?? null;
+    this.resetOptions = structuredClone(options);
+    return {
+      observation: { text: sim.s.lastObs },
+      info: { admissibleCommands: sim.admissible(), invalid: false, won: false },
+    };
+  }
+
+  private live(): HouseholdSim {
+    if (this.closed) throw new EnvClosedError(ENV_TYPE);
+    if (!this.sim) throw new Error('household environment: call reset() before using it');
+    return this.sim;
+  }
+
+  async step(action: Action): Promise<StepResult> {
+    return this.stepSync(action);
+  }
+
+  /** The synchronous step (benchmarks and the oracle tests use it to skip promise overhead). */
+  stepSync(action: Action): StepResult {
+    const sim = this.live();
+    const s = sim.s;
+    const command = action?.name === TEXT_TOOL.name ? action.args?.[TEXT_TOOL.arg] : undefined;
+    const result =
+      typeof command === 'string' ? sim.exec(command) : { text: NOTHING_HAPPENS, invalid: true };
+    s.steps++;
+    if (result.invalid) s.invalidCount++;
+    s.lastObs = result.text;
+    let reward = 0;
+    if (!s.won && sim.goalSatisfied()) {
+      s.won = true;
+      reward = 1;
+    }
+    const truncated = !s.won && this.maxSteps !== null && s.steps >= this.maxSteps;
+    return {
+      observation: { text: result.text },
+      reward,
+      terminated: s.won,
+      truncated,
+      info: { admissibleCommands: sim.admissible(), invalid: result.invalid, won: s.won },
+    };
+  }
+
+  observe(): Observation {
+    return { text: this.live().s.lastObs };
+  }
+
+  /** Admissible commands of the current state (as in the last step's info). */
+  admissibleCommands(): string[] {
+    return this.live().admissible();
+  }
+
+  async evaluate(): Promise<Evaluation> {
+    const sim = this.live();
+    const success = sim.goalSatisfied() || sim.s.won;
+    const subgoals = sim.subgoals();
+    const satisfied = subgoals.filter(Boolean).length;
+    return {
+      success,
+      score: success ? 1 : 0,
+      metrics: {
+        subgoalsSatisfied: success ? subgoals.length : satisfied,
+        subgoalsTotal: subgoals.length,
+        steps: sim.s.steps,
+        invalidActions: sim.s.invalidCount,
+      },
+    };
+  }
+
+  getEnvState(): Json {
+    return this.live().view() as unknown as Json;
+  }
+
+  async saveState(): Promise<EnvSnapshot> {
+    const sim = this.live();
+    const state: HouseholdSnapshotState = {
+      version: 1,
+      dialect: sim.dialect,
+      maxSteps: this.maxSteps,
+      sim: structuredClone(sim.s),
+    };
+    return {
+      envType: ENV_TYPE,
+      reset: structuredClone(this.resetOptions as ResetOptions),
+      state: state as unknown as Json,
+    };
+  }
+
+  /** Restores a saveState() snapshot into this (fresh or used) environment. */
+  restore(snapshot: EnvSnapshot): void {
+    if (this.closed) throw new EnvClosedError(ENV_TYPE);
+    if (snapshot.envType !== ENV_TYPE) {
+      throw new TypeError(`not a household snapshot (envType '${snapshot.envType}')`);
+    }
+    const resolved = resolveTaskId(snapshot.reset.taskId);
+    if (!resolved) throw new UnknownTaskError(ENV_TYPE, snapshot.reset.taskId);
+    const parsed = HouseholdSnapshotStateSchema.safeParse(snapshot.state);
+    if (!parsed.success) {
+      throw new TypeError(
+        `household snapshot state: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
+    }
+    const { dialect, maxSteps, sim } = parsed.data;
+    this.sim = new HouseholdSim(resolved.task, structuredClone(sim), dialect);
+    this.maxSteps = maxSteps;
+    this.resetOptions = structuredClone(snapshot.reset);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.sim = undefined;
+  }
+}
+
+export { SPLITS };

@@ -1,0 +1,450 @@
+// The household simulator: ALFWorld's command grammar, preconditions (its PDDL domain), feedback
+// strings and goal conditions over a plain SimState. Hot path: a step is one parse, one mutation and
+// one admissible-command list, with every fixed string precomputed per episode.
+import { CLEANABLE, COOLABLE, canHold, HEATABLE, SLICEABLE, SLICERS } from './data.ts';
+import type { Dialect, HouseholdStateView, SimObject, SimReceptacle, SimState } from './state.ts';
+import type { HouseholdTask } from './tasks.ts';
+
+export const NOTHING_HAPPENS = 'Nothing happens.';
+export const WELCOME = '-= Welcome to TextWorld, ALFRED! =-';
+
+export function article(name: string): string {
+  return /^[aeiou]/.test(name) ? 'an' : 'a';
+}
+
+/** ALFWorld's list join: `a x`, `a x, and a y`, `a x, a y, and a z`; empty -> `nothing`. */
+export function joinList(items: readonly string[]): string {
+  if (items.length === 0) return 'nothing';
+  if (items.length === 1) return items[0] as string;
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+export interface ExecResult {
+  text: string;
+  invalid: boolean;
+}
+
+type Entity = { kind: 'r'; index: number } | { kind: 'o'; index: number };
+
+const ok = (text: string): ExecResult => ({ text, invalid: false });
+const FAIL: ExecResult = { text: NOTHING_HAPPENS, invalid: true };
+
+const RE_PUT_ARGS = /^(.+?) (?:in\/on|in|on) (.+)$/;
+
+/** `a<sep>b` -> [a, b]; without the separator the second part is empty (and names nothing). */
+function split2(text: string, sep: string): [string, string] {
+  const i = text.indexOf(sep);
+  return i < 0 ? [text, ''] : [text.slice(0, i), text.slice(i + sep.length)];
+}
+
+export class HouseholdSim {
+  readonly names = new Map<string, Entity>();
+  private readonly aNames: string[];
+  private readonly goCmds: string[];
+  private readonly roomText: string;
+
+  constructor(
+    readonly task: HouseholdTask,
+    readonly s: SimState,
+    readonly dialect: Dialect,
+  ) {
+    s.recs.forEach((r, index) => {
+      this.names.set(r.name, { kind: 'r', index });
+    });
+    s.objs.forEach((o, index) => {
+      this.names.set(o.name, { kind: 'o', index });
+    });
+    this.aNames = s.objs.map((o) => `${article(o.name)} ${o.name}`);
+    this.goCmds = s.recs.map((r) => `go to ${r.name}`);
+    this.roomText = `You are in the middle of a room. Looking quickly around you, you see ${joinList(
+      s.recs.map((r) => `${article(r.name)} ${r.name}`),
+    )}.`;
+  }
+
+  // ---- texts -------------------------------------------------------------------------------
+
+  private listOf(indices: readonly number[]): string {
+    return joinList(indices.map((i) => this.aNames[i] as string));
+  }
+
+  examineReceptacle(r: SimReceptacle): string {
+    if (r.openable) {
+      return r.open
+        ? `The ${r.name} is open. In it, you see ${this.listOf(r.contents)}.`
+        : `The ${r.name} is closed.`;
+    }
+    return `On the ${r.name}, you see ${this.listOf(r.contents)}.`;
+  }
+
+  examineObject(o: SimObject): string {
+    if (o.toggleable) return `This ${o.name} is ${o.on ? 'on' : 'off'}.`;
+    const adjectives: string[] = [];
+    if (o.hot) adjectives.push('hot');
+    if (o.cool) adjectives.push('cold');
+    if (o.clean) adjectives.push('clean');
+    let desc = adjectives.join(' and ');
+    if (o.sliced) desc = desc ? `${desc} sliced` : 'sliced';
+    if (!desc) return `There's nothing special about ${o.name}.`;
+    return `This is ${article(desc)} ${desc} ${o.name}.`;
+  }
+
+  lookText(): string {
+    const r = this.s.recs[this.s.agentLoc];
+    if (!r) return this.roomText;
+    return `You are facing the ${r.name}. Next to it, you see ${this.listOf(r.nextTo)}.`;
+  }
+
+  inventoryText(): string {
+    const h = this.s.holding;
+    return h < 0 ? 'You are not carrying anything.' : `You are carrying: [${this.aNames[h]}].`;
+  }
+
+  welcomeText(): string {
+    return `${WELCOME}\n\n${this.roomText}\n\nYour task is to: ${this.task.goal}.`;
+  }
+
+  // ---- preconditions -----------------------------------------------------------------------
+
+  private visible(r: SimReceptacle): boolean {
+    return !r.openable || r.open;
+  }
+
+  /** An object the agent can see or reach where it stands (or holds). */
+  private atHand(o: number): boolean {
+    const s = this.s;
+    if (s.holding === o) return true;
+    const obj = s.objs[o] as SimObject;
+    if (obj.loc !== s.agentLoc || s.agentLoc < 0) return false;
+    return obj.floor || this.visible(s.recs[obj.loc] as SimReceptacle);
+  }
+
+  private recep(name: string): number {
+    const e = this.names.get(name);
+    return e?.kind === 'r' ? e.index : -1;
+  }
+
+  private object(name: string): number {
+    const e = this.names.get(name);
+    return e?.kind === 'o' ? e.index : -1;
+  }
+
+  // ---- commands ----------------------------------------------------------------------------
+
+  /** Parses and executes one command; preconditions failing -> `Nothing happens.` (invalid). */
+  exec(raw: string): ExecResult {
+    const cmd = raw.trim().toLowerCase().replace(/\s+/g, ' ');
+    if (cmd === 'look') return ok(this.lookText());
+    if (cmd === 'inventory') return ok(this.inventoryText());
+    const space = cmd.indexOf(' ');
+    if (space < 0) return FAIL;
+    const verb = cmd.slice(0, space);
+    const rest = cmd.slice(space + 1);
+    switch (verb) {
+      case 'go':
+        return rest.startsWith('to ') ? this.goTo(rest.slice(3)) : FAIL;
+      case 'open':
+        return this.setOpen(rest, true);
+      case 'close':
+        return this.setOpen(rest, false);
+      case 'take': {
+        const [o, r] = split2(rest, ' from ');
+        return this.take(o, r);
+      }
+      case 'move': {
+        if (this.dialect !== 'move') return FAIL;
+        const [o, r] = split2(rest, ' to ');
+        return this.place(o, r);
+      }
+      case 'put': {
+        const m = this.dialect === 'put' ? RE_PUT_ARGS.exec(rest) : null;
+        return m ? this.place(m[1] as string, m[2] as string) : FAIL;
+      }
+      case 'use':
+        return this.use(rest);
+      case 'heat':
+      case 'cool':
+      case 'clean': {
+        const [o, r] = split2(rest, ' with ');
+        return this.treat(verb, o, r);
+      }
+      case 'slice': {
+        const [o, k] = split2(rest, ' with ');
+        return this.slice(o, k);
+      }
+      case 'examine':
+        return this.examine(rest);
+      default:
+        return FAIL;
+    }
+  }
+
+  private goTo(name: string): ExecResult {
+    const s = this.s;
+    const r = this.recep(name);
+    if (r < 0 || r === s.agentLoc) return FAIL;
+    s.agentLoc = r;
+    const rec = s.recs[r] as SimReceptacle;
+    return ok(`You arrive at ${rec.name}. ${this.examineReceptacle(rec)}`);
+  }
+
+  private setOpen(name: string, open: boolean): ExecResult {
+    const here = this.s.recs[this.s.agentLoc];
+    if (!here || this.recep(name) !== this.s.agentLoc || !here.openable || here.open === open) {
+      return FAIL;
+    }
+    here.open = open;
+    return open
+      ? ok(`You open the ${here.name}. ${this.examineReceptacle(here)}`)
+      : ok(`You close the ${here.name}.`);
+  }
+
+  private take(objName: string, recName: string): ExecResult {
+    const s = this.s;
+    const here = s.recs[s.agentLoc];
+    const o = this.object(objName);
+    const r = this.recep(recName);
+    if (!here || r !== s.agentLoc || o < 0 || s.holding >= 0 || !this.visible(here)) return FAIL;
+    const obj = s.objs[o] as SimObject;
+    if (obj.loc !== r || obj.floor || !obj.pickable) return FAIL;
+    here.contents.splice(here.contents.indexOf(o), 1);
+    obj.loc = -1;
+    s.holding = o;
+    if (obj.type === this.task.objectType) s.heldTarget = true;
+    return ok(`You pick up the ${obj.name} from the ${here.name}.`);
+  }
+
+  private place(objName: string, recName: string): ExecResult {
+    const s = this.s;
+    const here = s.recs[s.agentLoc];
+    const o = this.object(objName);
+    const r = this.recep(recName);
+    if (!here || r !== s.agentLoc || o < 0 || s.holding !== o || !this.visible(here)) return FAIL;
+    const obj = s.objs[o] as SimObject;
+    if (!canHold(here.type, obj.type)) return FAIL;
+    here.contents.push(o);
+    obj.loc = r;
+    s.holding = -1;
+    return ok(
+      this.dialect === 'move'
+        ? `You move the ${obj.name} to the ${here.name}.`
+        : `You put the ${obj.name} in/on the ${here.name}.`,
+    );
+  }
+
+  private use(name: string): ExecResult {
+    const o = this.object(name);
+    if (o < 0 || !this.atHand(o)) return FAIL;
+    const obj = this.s.objs[o] as SimObject;
+    if (!obj.toggleable)
+      return { text: `You don't see any switch on the ${obj.name}.`, invalid: true };
+    obj.on = !obj.on;
+    return ok(`You turn ${obj.on ? 'on' : 'off'} the ${obj.name}.`);
+  }
+
+  private treat(verb: 'heat' | 'cool' | 'clean', objName: string, recName: string): ExecResult {
+    const s = this.s;
+    const here = s.recs[s.agentLoc];
+    const o = this.object(objName);
+    if (!here || this.recep(recName) !== s.agentLoc || o < 0 || s.holding !== o) return FAIL;
+    const obj = s.objs[o] as SimObject;
+    if (verb === 'heat') {
+      if (here.type !== 'Microwave' || !HEATABLE.has(obj.type)) return FAIL;
+      obj.hot = true;
+      obj.cool = false;
+    } else if (verb === 'cool') {
+      if (here.type !== 'Fridge' || !COOLABLE.has(obj.type)) return FAIL;
+      obj.cool = true;
+      obj.hot = false;
+    } else {
+      if (here.type !== 'SinkBasin' || !CLEANABLE.has(obj.type)) return FAIL;
+      obj.clean = true;
+    }
+    return ok(`You ${verb} the ${obj.name} using the ${here.name}.`);
+  }
+
+  private slice(objName: string, knifeName: string): ExecResult {
+    const s = this.s;
+    const o = this.object(objName);
+    const k = this.object(knifeName);
+    if (o < 0 || k < 0 || s.holding !== k || o === k || !this.atHand(o)) return FAIL;
+    const obj = s.objs[o] as SimObject;
+    const knife = s.objs[k] as SimObject;
+    if (!SLICERS.has(knife.type) || !SLICEABLE.has(obj.type) || obj.sliced) return FAIL;
+    obj.sliced = true;
+    return ok(`You sliced the ${obj.name} with the ${knife.name}.`);
+  }
+
+  private examine(name: string): ExecResult {
+    const s = this.s;
+    const e = this.names.get(name);
+    if (!e) return FAIL;
+    if (e.kind === 'r') {
+      const here = s.recs[s.agentLoc];
+      return here && e.index === s.agentLoc ? ok(this.examineReceptacle(here)) : FAIL;
+    }
+    return this.atHand(e.index) ? ok(this.examineObject(s.objs[e.index] as SimObject)) : FAIL;
+  }
+
+  /** Every command whose preconditions hold now, plus look and inventory (ALFWorld's list). */
+  admissible(): string[] {
+    const s = this.s;
+    const at = s.agentLoc;
+    const out: string[] = [];
+    for (let i = 0; i < this.goCmds.length; i++) if (i !== at) out.push(this.goCmds[i] as string);
+    const here = s.recs[at];
+    const h = s.holding;
+    const held = s.objs[h];
+    if (here) {
+      const visible = this.visible(here);
+      if (here.openable) out.push(`${here.open ? 'close' : 'open'} ${here.name}`);
+      if (visible) {
+        if (h < 0) {
+          for (const o of here.contents) {
+            const obj = s.objs[o] as SimObject;
+            if (obj.pickable) out.push(`take ${obj.name} from ${here.name}`);
+          }
+        } else if (held && canHold(here.type, held.type)) {
+          out.push(
+            this.dialect === 'move'
+              ? `move ${held.name} to ${here.name}`
+              : `put ${held.name} in/on ${here.name}`,
+          );
+        }
+        for (const o of here.contents) {
+          const obj = s.objs[o] as SimObject;
+          if (obj.toggleable) out.push(`use ${obj.name}`);
+        }
+      }
+      for (const o of here.nextTo) {
+        const obj = s.objs[o] as SimObject;
+        if (obj.toggleable) out.push(`use ${obj.name}`);
+      }
+      if (held) {
+        if (here.type === 'Microwave' && HEATABLE.has(held.type))
+          out.push(`heat ${held.name} with ${here.name}`);
+        if (here.type === 'Fridge' && COOLABLE.has(held.type))
+          out.push(`cool ${held.name} with ${here.name}`);
+        if (here.type === 'SinkBasin' && CLEANABLE.has(held.type))
+          out.push(`clean ${held.name} with ${here.name}`);
+        if (visible && SLICERS.has(held.type)) {
+          for (const o of here.contents) {
+            const obj = s.objs[o] as SimObject;
+            if (SLICEABLE.has(obj.type) && !obj.sliced)
+              out.push(`slice ${obj.name} with ${held.name}`);
+          }
+        }
+      }
+      out.push(`examine ${here.name}`);
+    }
+    if (held) out.push(`examine ${held.name}`);
+    out.push('inventory', 'look');
+    return out;
+  }
+
+  // ---- goal ----------------------------------------------------------------------------------
+
+  private fits(o: SimObject): boolean {
+    const t = this.task;
+    if (o.type !== t.objectType) return false;
+    if (t.type === 'pick_clean_then_place_in_recep') return o.clean;
+    if (t.type === 'pick_heat_then_place_in_recep') return o.hot;
+    if (t.type === 'pick_cool_then_place_in_recep') return o.cool;
+    return true;
+  }
+
+  /** Most qualifying target objects inside one receptacle of the goal type. */
+  private bestPlacedCount(): number {
+    let best = 0;
+    for (const r of this.s.recs) {
+      if (r.type !== this.task.receptacleType) continue;
+      let n = 0;
+      for (const o of r.contents) if (this.fits(this.s.objs[o] as SimObject)) n++;
+      if (n > best) best = n;
+    }
+    return best;
+  }
+
+  private lampOnHere(): boolean {
+    const s = this.s;
+    if (s.agentLoc < 0) return false;
+    for (const o of s.objs) {
+      if (o.type === this.task.toggleType && o.on && o.loc === s.agentLoc) return true;
+    }
+    return false;
+  }
+
+  /** ALFWorld's goal condition (PDDL equivalent) on the current state. */
+  goalSatisfied(): boolean {
+    const t = this.task;
+    if (t.type === 'look_at_obj_in_light') {
+      const held = this.s.objs[this.s.holding];
+      return !!held && held.type === t.objectType && this.lampOnHere();
+    }
+    return this.bestPlacedCount() >= (t.type === 'pick_two_obj_and_place' ? 2 : 1);
+  }
+
+  /** Sub-goals in ALFWorld's order; the last is the goal itself. */
+  subgoals(): boolean[] {
+    const t = this.task;
+    const s = this.s;
+    const goal = this.goalSatisfied();
+    if (t.type === 'look_at_obj_in_light') {
+      const lampOn = s.objs.some((o) => o.type === t.toggleType && o.on);
+      return [s.heldTarget, lampOn, goal];
+    }
+    if (t.type === 'pick_two_obj_and_place')
+      return [s.heldTarget, this.bestPlacedCount() >= 1, goal];
+    if (t.type === 'pick_and_place_simple') return [s.heldTarget, goal];
+    const treated = s.objs.some((o) => o.type === t.objectType && this.fits(o));
+    return [s.heldTarget, treated, goal];
+  }
+
+  // ---- view ----------------------------------------------------------------------------------
+
+  view(): HouseholdStateView {
+    const s = this.s;
+    const t = this.task;
+    const name = (i: number): string => (s.objs[i] as SimObject).name;
+    return {
+      task: {
+        id: t.id,
+        split: t.split,
+        type: t.type,
+        goal: t.goal,
+        objectType: t.objectType,
+        receptacleType: t.receptacleType,
+        toggleType: t.toggleType,
+        room: t.room,
+        layout: t.layout,
+      },
+      dialect: this.dialect,
+      agent: {
+        location: s.recs[s.agentLoc]?.name ?? null,
+        holding: s.objs[s.holding]?.name ?? null,
+      },
+      receptacles: s.recs.map((r) => ({
+        name: r.name,
+        type: r.type,
+        openable: r.openable,
+        ...(r.openable ? { open: r.open } : {}),
+        contents: r.contents.map(name),
+        nextTo: r.nextTo.map(name),
+      })),
+      objects: s.objs.map((o) => ({
+        name: o.name,
+        type: o.type,
+        location: o.loc < 0 ? null : (s.recs[o.loc] as SimReceptacle).name,
+        held: o.loc < 0,
+        pickable: o.pickable,
+        clean: o.clean,
+        hot: o.hot,
+        cool: o.cool,
+        sliced: o.sliced,
+        ...(o.toggleable ? { on: o.on } : {}),
+      })),
+      steps: s.steps,
+      invalidActions: s.invalidCount,
+      won: s.won,
+    };
+  }
+}
