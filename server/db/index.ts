@@ -1,0 +1,160 @@
+// The database: embedded PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. One
+// Prisma schema and client for both; pending migrations are applied whenever a database is opened.
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { config } from '../config.ts';
+import { PrismaClient } from './generated/client.ts';
+import { applyMigrations } from './migrate.ts';
+import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
+
+export type { Prisma } from './generated/client.ts';
+export * from './generated/enums.ts';
+export type * from './generated/models.ts';
+export { PrismaClient };
+export type Db = PrismaClient;
+
+export type DbTarget =
+  | { kind: 'pglite'; dir: string }
+  | { kind: 'pglite'; memory: true }
+  | { kind: 'postgres'; url: string };
+
+export interface DbHandle {
+  db: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** Migrations applied while opening (empty when the database was up to date). */
+  applied: string[];
+  /** Disconnects the client and releases the database (PGlite instance, pool, folder lock). */
+  close(): Promise<void>;
+}
+
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+}
+
+/** Opens a database, applies pending migrations and returns a client. Tests and tools use this directly. */
+export async function openDb(target: DbTarget): Promise<DbHandle> {
+  return target.kind === 'postgres' ? openPostgres(target.url) : openPGlite(target);
+}
+
+async function openPGlite(target: { dir: string } | { memory: true }): Promise<DbHandle> {
+  const dir = 'dir' in target ? path.resolve(target.dir) : undefined;
+  const release = dir ? lockEmbeddedFolder(dir) : () => {};
+  let pglite: PGlite | undefined;
+  try {
+    pglite = dir ? new PGlite(dir) : new PGlite();
+    await pglite.waitReady;
+    const applied = await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
+    const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    const instance = pglite;
+    let closed = false;
+    return {
+      db,
+      kind: 'pglite',
+      applied,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await db.$disconnect();
+        await instance.close();
+        release();
+      },
+    };
+  } catch (e) {
+    if (pglite && !pglite.closed) await pglite.close().catch(() => {});
+    release();
+    throw e;
+  }
+}
+
+async function openPostgres(url: string): Promise<DbHandle> {
+  const applied = await applyMigrations({ factory: new PgMigrationFactory(url) });
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    applied,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.$disconnect();
+    },
+  };
+}
+
+/**
+ * PGlite is single-process: two processes writing the same folder corrupt it. A pid file makes a
+ * second opener fail with a clear message instead; a stale file from a dead process is taken over.
+ */
+export function lockEmbeddedFolder(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lockPath = path.join(path.dirname(dir), `${path.basename(dir)}.lock`);
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      const onExit = () => rmSync(lockPath, { force: true });
+      process.once('exit', onExit);
+      return () => {
+        process.off('exit', onExit);
+        rmSync(lockPath, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(readFileSync(lockPath, 'utf8').trim());
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new DatabaseInUseError(
+          `the embedded database ${dir} is open in process ${pid}; stop that process, or set DATABASE_URL to share a PostgreSQL server between processes`,
+        );
+      }
+      if (pid === process.pid) {
+        throw new DatabaseInUseError(
+          `the embedded database ${dir} is already open in this process`,
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new DatabaseInUseError(`could not lock the embedded database ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Where getDb() connects, from configuration. */
+export function configuredTarget(): DbTarget {
+  const c = config();
+  return c.DATABASE_URL
+    ? { kind: 'postgres', url: c.DATABASE_URL }
+    : { kind: 'pglite', dir: path.join(c.DATA_DIR, 'pglite') };
+}
+
+let current: Promise<DbHandle> | undefined;
+
+/** The process-wide client (embedded or PostgreSQL by configuration), opened and migrated on first use. */
+export async function getDb(): Promise<PrismaClient> {
+  if (!current) {
+    const opening = openDb(configuredTarget());
+    current = opening;
+    opening.catch(() => {
+      if (current === opening) current = undefined;
+    });
+  }
+  return (await current).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const handle = current;
+  current = undefined;
+  if (handle) await (await handle).close();
+}
