@@ -1,0 +1,109 @@
+// Exact fractions for the toy24 policies. Policies keep their own arithmetic rather than borrow the
+// bridge's: they are black boxes that read numbers off the observation like any agent would.
+
+export interface Frac {
+  n: number;
+  d: number;
+}
+
+export type Op = '+' | '-' | '*' | '/';
+export const OPS: readonly Op[] = ['+', '-', '*', '/'];
+
+function gcd(a: number, b: number): number {
+  let x = Math.abs(a);
+  let y = Math.abs(b);
+  while (y !== 0) [x, y] = [y, x % y];
+  return x || 1;
+}
+
+export function frac(n: number, d = 1): Frac {
+  const sign = d < 0 ? -1 : 1;
+  const g = gcd(n, d);
+  return { n: (sign * n) / g, d: (sign * d) / g };
+}
+
+export function applyOp(a: Frac, op: Op, b: Frac): Frac | undefined {
+  switch (op) {
+    case '+':
+      return frac(a.n * b.d + b.n * a.d, a.d * b.d);
+    case '-':
+      return frac(a.n * b.d - b.n * a.d, a.d * b.d);
+    case '*':
+      return frac(a.n * b.n, a.d * b.d);
+    case '/':
+      return b.n === 0 ? undefined : frac(a.n * b.d, a.d * b.n);
+  }
+}
+
+export function show(x: Frac): string {
+  return x.d === 1 ? String(x.n) : `${x.n}/${x.d}`;
+}
+
+export function parseNumber(text: string): Frac | undefined {
+  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const d = m[2] ? Number(m[2]) : 1;
+  return d === 0 ? undefined : frac(Number(m[1]), d);
+}
+
+export const is24 = (x: Frac) => x.n === 24 && x.d === 1;
+
+/** The current numbers: the last "Numbers: ..." in the text, else observation data.numbers. */
+export function readNumbers(text: string, data: unknown): Frac[] | undefined {
+  const all = [...text.matchAll(/numbers:?\s+((?:-?\d+(?:\/\d+)?[\s,]*)+)/gi)];
+  const last = all.at(-1)?.[1];
+  if (last) {
+    const parsed = last
+      .split(/[\s,]+/)
+      .filter((s) => s.length > 0)
+      .map(parseNumber);
+    if (parsed.length > 0 && parsed.every((x) => x !== undefined)) return parsed as Frac[];
+  }
+  if (data && typeof data === 'object' && 'numbers' in data && Array.isArray(data.numbers)) {
+    const parsed = data.numbers.map((x: unknown) =>
+      typeof x === 'string' || typeof x === 'number' ? parseNumber(String(x)) : undefined,
+    );
+    if (parsed.every((x) => x !== undefined)) return parsed as Frac[];
+  }
+  return undefined;
+}
+
+export interface Move {
+  i: number;
+  j: number;
+  op: Op;
+  result: Frac;
+}
+
+/** Every move on the list: ordered pairs for - and /, one order for + and *. */
+export function moves(numbers: readonly Frac[]): Move[] {
+  const out: Move[] = [];
+  numbers.forEach((a, i) => {
+    numbers.forEach((b, j) => {
+      if (i === j) return;
+      for (const op of OPS) {
+        if ((op === '+' || op === '*') && j < i) continue;
+        const result = applyOp(a, op, b);
+        if (result) out.push({ i, j, op, result });
+      }
+    });
+  });
+  return out;
+}
+
+export function after(numbers: readonly Frac[], m: Move): Frac[] {
+  return [...numbers.filter((_, k) => k !== m.i && k !== m.j), m.result];
+}
+
+/** A full sequence of moves reaching 24, trying moves in the given order; undefined when none. */
+export function solve(
+  numbers: readonly Frac[],
+  order: (ms: Move[]) => Move[] = (ms) => ms,
+): Move[] | undefined {
+  if (numbers.length === 1) return numbers[0] && is24(numbers[0]) ? [] : undefined;
+  for (const m of order(moves(numbers))) {
+    const rest = solve(after(numbers, m), order);
+    if (rest) return [m, ...rest];
+  }
+  return undefined;
+}
