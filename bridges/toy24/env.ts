@@ -58,7 +58,7 @@ export const Toy24StateSchema = z.strictObject({
 export type Toy24State = z.infer<typeof Toy24StateSchema>;
 
 const NumberArg = z
-  .union([z.number().int(), z.string()])
+  .union([z.number(), z.string()])
   .describe('a number from the current list: an integer like 8 or a fraction like "8/3"');
 
 export const CombineArgsSchema = z.strictObject({

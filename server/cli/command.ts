@@ -1,0 +1,61 @@
+// The CLI's command contract. A command is one file under commands/ exporting `command`, listed in
+// commands/index.ts. Commands return an exit code and throw typed domain errors (server/errors.ts);
+// main.ts turns errors into one `harness: <message>` line.
+import type { ParseArgsConfig } from 'node:util';
+import { InvalidInputError } from '../errors.ts';
+
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** Interactive input (play); process.stdin in the real CLI. */
+  input: NodeJS.ReadableStream;
+  /** Interactive output for prompts; process.stdout in the real CLI. */
+  output: NodeJS.WritableStream;
+}
+
+export interface CommandContext {
+  values: OptionValues;
+  positionals: string[];
+  io: CliIO;
+}
+
+export interface Command {
+  name: string;
+  /** One line for `harness --help`. */
+  summary: string;
+  /** Usage line(s) and option notes for `harness <name> --help`. */
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Allowed number of positionals (default none). */
+  positionals?: { min: number; max: number; names: string };
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** A bad flag or argument: exit status 2, like other command-line tools. */
+export class UsageError extends InvalidInputError {
+  override name = 'UsageError';
+}
+
+export function stringOption(values: OptionValues, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function flag(values: OptionValues, name: string): boolean {
+  return values[name] === true;
+}
+
+export function intOption(values: OptionValues, name: string, fallback: number): number {
+  const v = stringOption(values, name);
+  if (v === undefined) return fallback;
+  if (!/^-?\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v))) {
+    throw new UsageError(`--${name} must be an integer, got '${v}'`);
+  }
+  return Number(v);
+}
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

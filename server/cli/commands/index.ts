@@ -1,0 +1,10 @@
+// Every CLI command, by name. Add a command: one file exporting `command`, one line here.
+import type { Command } from '../command.ts';
+
+export const commands: Record<string, () => Promise<{ command: Command }>> = {
+  bridges: () => import('./bridges.ts'),
+  tasks: () => import('./tasks.ts'),
+  check: () => import('./check.ts'),
+  step: () => import('./step.ts'),
+  play: () => import('./play.ts'),
+};

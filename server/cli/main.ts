@@ -1,0 +1,113 @@
+// `harness <command>`: parses flags with node:util parseArgs, runs one command, and maps every
+// error to exactly one `harness: <message>` line on stderr with a non-zero exit status.
+import { parseArgs } from 'node:util';
+import { UnknownTaskError } from '../../bridges/core/types.ts';
+import { DomainError } from '../errors.ts';
+import { type CliIO, type Command, UsageError } from './command.ts';
+import { commands } from './commands/index.ts';
+
+export const processIO: CliIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  input: process.stdin,
+  output: process.stdout,
+};
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, internal: 70 } as const;
+
+async function loadCommand(name: string): Promise<Command> {
+  const load = commands[name];
+  if (!load) {
+    throw new UsageError(
+      `unknown command '${name}' (commands: ${Object.keys(commands).join(', ')}; see harness --help)`,
+    );
+  }
+  return (await load()).command;
+}
+
+async function globalHelp(): Promise<string> {
+  const lines = [
+    'Usage: harness <command> [options]   (harness <command> --help for details)',
+    '',
+    'Commands:',
+  ];
+  for (const name of Object.keys(commands)) {
+    const c = await loadCommand(name);
+    lines.push(`  ${name.padEnd(10)} ${c.summary}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function commandHelp(c: Command): string {
+  const opts = Object.entries(c.options).map(([name, o]) => {
+    const short = o.short ? `-${o.short}, ` : '';
+    return `  ${short}--${name}${o.type === 'string' ? ' <value>' : ''}`;
+  });
+  return `${c.summary}\n\nUsage: ${c.usage}\n${opts.length ? `\nOptions:\n${opts.join('\n')}\n` : ''}  -h, --help\n`;
+}
+
+/** parseArgs' messages are long and mention internals; keep the part a user needs. */
+function parseArgsMessage(error: Error): string {
+  const first = error.message.split('\n')[0] ?? error.message;
+  return first
+    .replace(/\. To specify a positional argument.*$/, '')
+    .replace(/^Unknown option/, 'unknown option');
+}
+
+function isParseArgsError(error: unknown): error is Error & { code: string } {
+  if (!(error instanceof Error)) return false;
+  const code: unknown = (error as unknown as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined) throw new UsageError('missing command (see harness --help)');
+    if (name === '--help' || name === '-h' || name === 'help') {
+      io.out(await globalHelp());
+      return EXIT.ok;
+    }
+    const command = await loadCommand(name);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(commandHelp(command));
+      return EXIT.ok;
+    }
+    const parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+    });
+    const range = command.positionals ?? { min: 0, max: 0, names: '' };
+    if (parsed.positionals.length < range.min) {
+      throw new UsageError(`${name}: missing ${range.names} (usage: ${command.usage})`);
+    }
+    if (parsed.positionals.length > range.max) {
+      throw new UsageError(
+        `${name}: unexpected argument '${parsed.positionals[range.max]}' (usage: ${command.usage})`,
+      );
+    }
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
+  } catch (error) {
+    if (isParseArgsError(error)) {
+      io.err(`harness: ${oneLine(parseArgsMessage(error))}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      io.err(`harness: ${oneLine(error.message)}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof DomainError || error instanceof UnknownTaskError) {
+      io.err(`harness: ${oneLine(error.message)}\n`);
+      return EXIT.failure;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`harness: internal error: ${oneLine(message)}\n`);
+    return EXIT.internal;
+  }
+}
