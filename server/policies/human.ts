@@ -107,7 +107,7 @@ class HumanSession implements AgentSession {
   /** An action, or a message explaining why the line is not one. */
   private parse(text: string): { name: string; args: JsonObject } | string {
     const tools = this.context.tools;
-    const m = /^([A-Za-z_][\w-]*)\s*(\{.*\})\s*$/s.exec(text);
+    const m = /^([A-Za-z_][\w-]*)\s*(\{.*)$/s.exec(text);
     if (m?.[1] && m[2] && tools.some((t) => t.name === m[1])) {
       try {
         const args: unknown = JSON.parse(m[2]);

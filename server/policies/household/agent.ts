@@ -54,6 +54,7 @@ export class HouseholdAgent implements AgentSession {
   private goalText = '';
   private order: string[] = [];
   private views = new Map<string, View>();
+  private nearby = new Map<string, string[]>();
   private location: string | undefined;
   /** undefined: not known (e.g. a Stage may have handed us something); null: known empty. */
   private holding: string | null | undefined = null;
@@ -145,6 +146,18 @@ export class HouseholdAgent implements AgentSession {
 
     const arrived = /you arrive at (?:the )?([a-z]+ \d+)/i.exec(text)?.[1]?.toLowerCase();
     if (arrived) this.location = arrived;
+    // Things standing next to a receptacle (floor lamps) show only in `look` or as `use X` commands.
+    const here = this.location;
+    if (here) {
+      const near = new Set(this.nearby.get(here) ?? []);
+      const nextTo = /next to it, you see (.+?)\.\s*$/im.exec(text)?.[1];
+      if (nextTo) for (const o of parseList(nextTo)) near.add(o);
+      for (const c of this.admissible ?? []) {
+        const used = /^use (.+)$/.exec(c)?.[1];
+        if (used) near.add(used);
+      }
+      this.nearby.set(here, [...near]);
+    }
     const view = parseReceptacleView(text, this.location);
     if (view) {
       this.views.set(view.receptacle, { state: view.state, contents: view.contents });
@@ -196,6 +209,7 @@ export class HouseholdAgent implements AgentSession {
   private resetBeliefs(): void {
     this.order = [];
     this.views.clear();
+    this.nearby.clear();
     this.location = undefined;
     this.holding = null;
     this.states.clear();
@@ -386,8 +400,8 @@ export class HouseholdAgent implements AgentSession {
   private known(type: string): { object: string; receptacle: string }[] {
     const out: { object: string; receptacle: string }[] = [];
     for (const r of this.order) {
-      for (const o of this.views.get(r)?.contents ?? [])
-        if (typeOf(o) === type) out.push({ object: o, receptacle: r });
+      const here = [...(this.views.get(r)?.contents ?? []), ...(this.nearby.get(r) ?? [])];
+      for (const o of new Set(here)) if (typeOf(o) === type) out.push({ object: o, receptacle: r });
     }
     return out;
   }

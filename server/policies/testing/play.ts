@@ -20,14 +20,25 @@ export interface PlayResult {
 export async function play(
   bridge: Bridge,
   policy: Policy,
-  o: { taskId: string; seed: number; maxSteps?: number; options?: JsonObject },
+  o: {
+    taskId: string;
+    seed: number;
+    maxSteps?: number;
+    options?: JsonObject;
+    /** Bridge reset options (e.g. household `dialect`). */
+    resetOptions?: JsonObject;
+  },
 ): Promise<PlayResult> {
   const maxSteps = o.maxSteps ?? 50;
   const env = await bridge.create();
   try {
     const task = await bridge.getTask(o.taskId);
     if (!task) throw new Error(`no task ${o.taskId}`);
-    const reset = await env.reset({ taskId: o.taskId, seed: o.seed });
+    const reset = await env.reset({
+      taskId: o.taskId,
+      seed: o.seed,
+      ...(o.resetOptions ? { options: o.resetOptions } : {}),
+    });
     const session = await policy.start({
       bridge: bridge.name,
       task,
