@@ -251,7 +251,8 @@ function toTasks(split: Split, combos: Combo[]): HouseholdTask[] {
   }));
 }
 
-function buildCatalogue(): Catalogue {
+/** Builds the catalogue from scratch (getCatalogue() caches it). */
+export function buildCatalogue(): Catalogue {
   const layouts = buildLayouts();
   const seenCombos: Combo[] = [];
   const unseenCombos: Combo[] = [];

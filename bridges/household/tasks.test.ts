@@ -1,0 +1,187 @@
+// The task catalogue: split sizes, ALFWorld's per-type quotas, the seen / unseen properties,
+// GOALS_VALID, goal templates and scene validity.
+import { describe, expect, it } from 'vitest';
+import {
+  canHold,
+  GOAL_TEMPLATES,
+  goalValidIn,
+  OPENABLE,
+  SPLIT_QUOTAS,
+  stem,
+  TASK_TYPES,
+} from './data.ts';
+import { buildScene } from './scene.ts';
+import { buildCatalogue, getCatalogue, pairingKey, SPLITS, UNSEEN_LAYOUTS } from './tasks.ts';
+
+const { tasks, layouts } = getCatalogue();
+const ofSplit = (split: string) => tasks.filter((t) => t.split === split);
+
+describe('splits', () => {
+  it('has ALFWorld split sizes: train 3553, eval_seen 140, eval_unseen 134', () => {
+    expect(ofSplit('train')).toHaveLength(3553);
+    expect(ofSplit('eval_seen')).toHaveLength(140);
+    expect(ofSplit('eval_unseen')).toHaveLength(134);
+  });
+
+  it('follows the per-type quotas', () => {
+    for (const split of SPLITS) {
+      for (const type of TASK_TYPES) {
+        expect(ofSplit(split).filter((t) => t.type === type).length, `${split} ${type}`).toBe(
+          SPLIT_QUOTAS[split][type],
+        );
+      }
+    }
+  });
+
+  it('uses stable, unique ids of the form <split>-NNN[N]', () => {
+    const ids = new Set(tasks.map((t) => t.id));
+    expect(ids.size).toBe(tasks.length);
+    for (const t of tasks) expect(t.id).toMatch(new RegExp(`^${t.split}-\\d{3,4}$`));
+    expect(tasks.find((t) => t.id === 'train-0001')?.split).toBe('train');
+    expect(tasks.find((t) => t.id === 'eval_unseen-134')?.split).toBe('eval_unseen');
+  });
+
+  it('eval_unseen rooms never occur in train, not even as the same receptacle set', () => {
+    const trainLayouts = new Set(ofSplit('train').map((t) => t.layout));
+    const trainSignatures = new Set([...trainLayouts].map((id) => layouts.get(id)?.signature));
+    for (const t of ofSplit('eval_unseen')) {
+      expect(trainLayouts.has(t.layout), t.id).toBe(false);
+      expect(trainSignatures.has(layouts.get(t.layout)?.signature), t.id).toBe(false);
+      expect(UNSEEN_LAYOUTS.has(t.layout)).toBe(true);
+    }
+    // Every room kind is represented among the unseen rooms.
+    expect(new Set(ofSplit('eval_unseen').map((t) => t.room)).size).toBe(4);
+  });
+
+  it('eval_seen rooms and pairings occur in train, but never the very same game', () => {
+    const train = ofSplit('train');
+    const trainLayouts = new Set(train.map((t) => t.layout));
+    const trainPairings = new Set(train.map(pairingKey));
+    const trainGames = new Set(train.map((t) => `${t.layout}|${pairingKey(t)}`));
+    for (const t of ofSplit('eval_seen')) {
+      expect(trainLayouts.has(t.layout), t.id).toBe(true);
+      expect(trainPairings.has(pairingKey(t)), t.id).toBe(true);
+      expect(trainGames.has(`${t.layout}|${pairingKey(t)}`), t.id).toBe(false);
+    }
+  });
+
+  it('train games are distinct', () => {
+    const games = ofSplit('train').map((t) => `${t.layout}|${pairingKey(t)}`);
+    expect(new Set(games).size).toBe(games.length);
+  });
+});
+
+describe('tasks', () => {
+  it('respect GOALS_VALID per room kind', () => {
+    for (const t of tasks)
+      expect(goalValidIn(t.type, t.room), `${t.id} ${t.type} in ${t.room}`).toBe(true);
+    expect(
+      tasks.some((t) => t.type === 'pick_heat_then_place_in_recep' && t.room !== 'Kitchen'),
+    ).toBe(false);
+  });
+
+  it('use ALFWorld goal templates with lower-case type names', () => {
+    for (const t of tasks) {
+      const [a, b] = GOAL_TEMPLATES[t.type].map((tpl) =>
+        tpl
+          .replace('{obj}', stem(t.objectType))
+          .replace('{recep}', stem(t.receptacleType ?? ''))
+          .replace('{toggle}', stem(t.toggleType ?? '')),
+      );
+      expect([a, b], t.id).toContain(t.goal);
+    }
+    // The appliance that does the work is never the destination.
+    for (const t of tasks) {
+      if (t.type === 'pick_heat_then_place_in_recep')
+        expect(t.receptacleType).not.toBe('Microwave');
+      if (t.type === 'pick_cool_then_place_in_recep') expect(t.receptacleType).not.toBe('Fridge');
+      if (t.type === 'pick_clean_then_place_in_recep')
+        expect(t.receptacleType).not.toBe('SinkBasin');
+    }
+  });
+
+  it('pair only objects the receptacle can hold', () => {
+    for (const t of tasks) {
+      if (t.receptacleType) expect(canHold(t.receptacleType, t.objectType), t.id).toBe(true);
+      else expect(t.toggleType).toMatch(/^(DeskLamp|FloorLamp)$/);
+    }
+  });
+
+  it('catalogue is the same when rebuilt (no hidden randomness)', () => {
+    const digest = (list: typeof tasks) =>
+      list.map((t) => `${t.id}:${t.layout}:${pairingKey(t)}:${t.goal}`).join('\n');
+    const fresh = buildCatalogue();
+    expect(digest(fresh.tasks)).toBe(digest(tasks));
+    expect([...fresh.layouts.values()]).toEqual([...layouts.values()]);
+  });
+});
+
+describe('scenes', () => {
+  // Every eval task and a stride of train tasks, each with two seeds.
+  const sample = tasks.filter((t, i) => t.split !== 'train' || i % 7 === 0);
+
+  it('place objects only where VAL_RECEPTACLE_OBJECTS allows, openables closed, nothing held', () => {
+    for (const t of sample) {
+      for (const seed of [0, 3]) {
+        const s = buildScene(t, seed);
+        expect(s.agentLoc).toBe(-1);
+        expect(s.holding).toBe(-1);
+        for (const r of s.recs) {
+          expect(r.openable).toBe(OPENABLE.has(r.type));
+          expect(r.open).toBe(false);
+          for (const i of r.contents) {
+            const o = s.objs[i]!;
+            if (o.pickable)
+              expect(canHold(r.type, o.type), `${t.id}: ${o.name} in ${r.name}`).toBe(true);
+            else expect(o.type).toBe('DeskLamp');
+          }
+        }
+      }
+    }
+  });
+
+  it('never start solved: no target already in a goal receptacle, lamps off, enough targets', () => {
+    for (const t of sample) {
+      const s = buildScene(t, 0);
+      const targets = s.objs.filter((o) => o.type === t.objectType);
+      expect(targets.length, t.id).toBeGreaterThanOrEqual(
+        t.type === 'pick_two_obj_and_place' ? 2 : 1,
+      );
+      if (t.receptacleType) {
+        for (const o of targets) expect(s.recs[o.loc]!.type, t.id).not.toBe(t.receptacleType);
+      } else {
+        expect(
+          s.objs.some((o) => o.type === t.toggleType && !o.on),
+          t.id,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('are deterministic per (task, seed) and vary with the seed', () => {
+    const t = tasks[0]!;
+    expect(buildScene(t, 5)).toEqual(buildScene(t, 5));
+    const layouts = new Set(
+      [0, 1, 2, 3, 4].map((seed) => JSON.stringify(buildScene(t, seed).objs)),
+    );
+    expect(layouts.size).toBeGreaterThan(1);
+    // The receptacles (the room layout) stay fixed across seeds.
+    expect(buildScene(t, 0).recs.map((r) => r.name)).toEqual(
+      buildScene(t, 9).recs.map((r) => r.name),
+    );
+  });
+
+  it('names objects <type> <n> with numbers from 1 per type', () => {
+    const s = buildScene(tasks[1]!, 0);
+    const perType = new Map<string, number[]>();
+    for (const o of s.objs) {
+      const m = /^([a-z]+) (\d+)$/.exec(o.name);
+      expect(m, o.name).not.toBeNull();
+      expect(m![1]).toBe(stem(o.type));
+      perType.set(o.type, [...(perType.get(o.type) ?? []), Number(m![2])]);
+    }
+    for (const nums of perType.values()) {
+      expect(nums.sort((a, b) => a - b)).toEqual(nums.map((_, i) => i + 1));
+    }
+  });
+});
