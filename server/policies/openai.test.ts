@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSpec } from '../../bridges/core/types.ts';
 import { openaiPolicy } from './openai.ts';
-import { deadOpenAIUrl, type FakeOpenAI, startFakeOpenAI } from './testing/fake-openai.ts';
+import {
+  type ChatRequestBody,
+  deadOpenAIUrl,
+  type FakeOpenAI,
+  startFakeOpenAI,
+} from './testing/fake-openai.ts';
 import { type PolicyContext, PolicyInfraError } from './types.ts';
 
 const actTool: ToolSpec = {
@@ -185,6 +190,31 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     expect((await session.act({ text: 'start' }, {})).kind).toBe('act');
     await fake.close();
     await expect(session.act({ text: 'next' }, {})).rejects.toBeInstanceOf(PolicyInfraError);
+  });
+
+  it('plays a household episode end to end, the server answering from the request it receives', async () => {
+    const { householdBridge } = await import('../../bridges/household/index.ts');
+    const { play } = await import('./testing/play.ts');
+    // The "model" reads the admissible commands out of the last message and picks the first go-to.
+    fake = await startFakeOpenAI((request) => {
+      const body = request.body as ChatRequestBody;
+      const last = String(body.messages?.at(-1)?.content ?? '');
+      const go = /Admissible commands: .*?(go to [a-z]+ \d+)/.exec(last)?.[1];
+      return go
+        ? { toolCalls: [{ name: 'act', arguments: { command: go } }] }
+        : { content: 'no idea' };
+    });
+    const [task] = await householdBridge.listTasks({ split: 'eval_seen' });
+    const r = await play(householdBridge, openaiPolicy('m'), {
+      taskId: task?.id ?? '',
+      seed: 0,
+      maxSteps: 4,
+      options: { baseUrl: fake.url, apiKey: 'k' },
+    });
+    expect(r.commands).toHaveLength(4);
+    expect(r.commands.every((c) => c.startsWith('go to '))).toBe(true);
+    expect(r.invalid).toBe(0);
+    expect(r.observations.at(-1)).toMatch(/^You arrive at /);
   });
 
   it('rejects invalid options and a missing base URL as infra errors', async () => {

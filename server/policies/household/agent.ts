@@ -144,6 +144,7 @@ export class HouseholdAgent implements AgentSession {
       if (targets.length > 0) this.setRoom(targets);
     }
 
+    this.inferFromAdmissible();
     const arrived = /you arrive at (?:the )?([a-z]+ \d+)/i.exec(text)?.[1]?.toLowerCase();
     if (arrived) this.location = arrived;
     // Things standing next to a receptacle (floor lamps) show only in `look` or as `use X` commands.
@@ -203,6 +204,31 @@ export class HouseholdAgent implements AgentSession {
     const carrying = /you are carrying:\s*\[?(.*?)\]?\.?\s*$/im.exec(text)?.[1];
     if (carrying !== undefined && !/not carrying/i.test(text)) {
       this.holding = parseList(carrying)[0] ?? null;
+    }
+  }
+
+  /**
+   * A Stage may have moved us or put something in our hands while the observation still reads like
+   * the start: the admissible commands tell where we stand (the one receptacle we cannot `go to`) and
+   * what we hold (something we could put down).
+   */
+  private inferFromAdmissible(): void {
+    const list = this.admissible;
+    if (!list || this.order.length === 0) return;
+    const goTargets = new Set(
+      list.map((c) => /^go to (.+)$/.exec(c)?.[1]).filter((x) => x !== undefined),
+    );
+    if (goTargets.size > 0) {
+      const missing = this.order.filter((r) => !goTargets.has(r));
+      if (missing.length === 1 && missing[0] !== this.location) this.location = missing[0];
+    }
+    for (const c of list) {
+      const held = /^(?:move (.+?) to |put (.+?) in\/on |(?:heat|cool|clean) (.+?) with )/.exec(c);
+      const name = held?.[1] ?? held?.[2] ?? held?.[3];
+      if (name) {
+        this.holding = name;
+        return;
+      }
     }
   }
 
@@ -425,6 +451,10 @@ export class HouseholdAgent implements AgentSession {
         if (this.location === r && v) {
           this.searched.add(r);
           continue;
+        }
+        // We stand here but never saw it (a Stage brought us): `go to` would fail, so look.
+        if (this.location === r && !this.failed.has(`examine ${r}`)) {
+          return { command: `examine ${r}`, note: `look for ${what} here` };
         }
         return { command: `go to ${r}`, note: `search for ${what}` };
       }

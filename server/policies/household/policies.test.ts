@@ -151,6 +151,35 @@ describe('household scripted policies, eval_seen (140 tasks)', () => {
     expect(new Set(bySeed.map((r) => r.commands.join('|'))).size).toBeGreaterThan(1);
   });
 
+  it('picks up where a Stage left it: infers location and held object from the admissible commands', async () => {
+    const some = tasks.filter((t) => t.type !== 'look_at_obj_in_light').slice(0, 15);
+    for (const t of some) {
+      const env = await householdBridge.create();
+      await env.reset({ taskId: t.id, seed: SEED });
+      const view = env.getEnvState() as {
+        task: { objectType: string };
+        receptacles: { name: string; openable: boolean; open?: boolean }[];
+        objects: { name: string; type: string; location: string | null }[];
+      } & Json;
+      await env.close();
+      const target = view.objects.find((o) => o.type === view.task.objectType && o.location);
+      const host = view.receptacles.find((r) => r.name === target?.location);
+      if (!target || !host) throw new Error('no target');
+      const act = (command: string) => ({ name: 'act', args: { command } });
+      const setup = [
+        act(`go to ${host.name}`),
+        ...(host.openable && !host.open ? [act(`open ${host.name}`)] : []),
+        act(`take ${target.name} from ${host.name}`),
+      ];
+      const r = await play(householdBridge, householdExplorer, { taskId: t.id, seed: SEED, setup });
+      expect(r.success, t.id).toBe(true);
+      expect(r.commands.some((c) => c.startsWith(`take ${target.name}`))).toBe(false);
+      expect(
+        r.commands.filter((c) => r.observations[r.commands.indexOf(c) + 1] === 'Nothing happens.'),
+      ).toEqual([]);
+    }
+  });
+
   it('works in the older `put X in/on Y` dialect', async () => {
     const some = tasks.slice(0, 20);
     let ok = 0;

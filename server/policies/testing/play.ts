@@ -1,7 +1,13 @@
 // A minimal episode loop for this folder's tests: bare bridge, no harness, no database. The real
 // rollout engine (server/rollouts) owns recording and categorisation; this only mirrors its contract
 // (an invalid decision costs a step and shows "Invalid action: <reason>").
-import type { Bridge, JsonObject, Observation, StepInfo } from '../../../bridges/core/types.ts';
+import type {
+  Action,
+  Bridge,
+  JsonObject,
+  Observation,
+  StepInfo,
+} from '../../../bridges/core/types.ts';
 import type { Policy, PolicyDecision } from '../types.ts';
 
 export interface PlayResult {
@@ -27,6 +33,9 @@ export async function play(
     options?: JsonObject;
     /** Bridge reset options (e.g. household `dialect`). */
     resetOptions?: JsonObject;
+    /** Set-up actions replayed before the policy starts, as a Stage does: not counted, and the
+     * policy still sees the reset observation (with the post-set-up info). */
+    setup?: Action[];
   },
 ): Promise<PlayResult> {
   const maxSteps = o.maxSteps ?? 50;
@@ -50,6 +59,14 @@ export async function play(
     });
     let observation: Observation = reset.observation;
     let info: StepInfo = reset.info;
+    for (const action of o.setup ?? []) {
+      const r = await env.step(action);
+      if (r.info.invalid)
+        throw new Error(
+          `set-up action ${JSON.stringify(action)} was rejected: ${r.observation.text}`,
+        );
+      info = r.info;
+    }
     let steps = 0;
     let invalid = 0;
     let outcome: PlayResult['outcome'] = 'budget';
