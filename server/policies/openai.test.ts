@@ -153,6 +153,17 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(20);
   });
 
+  it('times out a hanging request and retries it', async () => {
+    fake = await startFakeOpenAI([
+      { toolCalls: [{ name: 'act', arguments: { command: 'too late' } }], delayMs: 2_000 },
+      { toolCalls: [{ name: 'act', arguments: { command: 'look' } }] },
+    ]);
+    const session = await openaiPolicy('m').start(context(fake.url, { timeoutMs: 150 }));
+    const d = await session.act({ text: 'start' }, {});
+    expect(d).toMatchObject({ kind: 'act', action: { args: { command: 'look' } } });
+    expect(fake.chatRequests()).toHaveLength(2);
+  });
+
   it('gives up after bounded retries with a PolicyInfraError (rate limit that never clears)', async () => {
     fake = await startFakeOpenAI([{ status: 429 }], { whenExhausted: 'repeat-last' });
     const session = await openaiPolicy('m').start(context(fake.url, { maxRetries: 2 }));

@@ -180,6 +180,24 @@ describe('household scripted policies, eval_seen (140 tasks)', () => {
     }
   });
 
+  it('searches receptacle types from options.searchPriors first', async () => {
+    const task = tasks.find((t) => t.type === 'pick_and_place_simple');
+    if (!task) throw new Error('no pick task');
+    const goal = task.goal.match(/^put (?:a|some) (\S+) (?:in|on) (\S+)$/);
+    const object = goal?.[1] ?? '';
+    const r = await play(householdBridge, householdExplorer, {
+      taskId: task.id,
+      seed: SEED,
+      options: { searchPriors: { [object]: ['toaster', 'garbagecan'] } },
+    });
+    const room = r.observations[0] ?? '';
+    const first = r.commands[0] ?? '';
+    const preferred = ['toaster', 'garbagecan'].filter((t) => room.includes(` ${t} 1`));
+    if (preferred.length > 0)
+      expect(preferred.some((t) => first.startsWith(`go to ${t} `))).toBe(true);
+    expect(preferred.length).toBeGreaterThan(0);
+  });
+
   it('works in the older `put X in/on Y` dialect', async () => {
     const some = tasks.slice(0, 20);
     let ok = 0;
