@@ -74,6 +74,19 @@ export function firstBase(node: HarnessNode): { bridge: string; task: string } {
   }
 }
 
+/** A chain's evaluation carries `leg<i>_success` / `leg<i>_score` metrics (server/harness/chain.ts). */
+export function legVerdictsFromMetrics(evaluation: Evaluation): LegVerdict[] {
+  const legs: LegVerdict[] = [];
+  for (const [key, value] of Object.entries(evaluation.metrics)) {
+    const m = /^leg(\d+)_success$/.exec(key);
+    if (!m) continue;
+    const leg = Number(m[1]);
+    const score = evaluation.metrics[`leg${leg}_score`];
+    legs.push({ leg, success: value === 1, ...(score !== undefined ? { score } : {}) });
+  }
+  return legs.sort((a, b) => a.leg - b.leg);
+}
+
 class Origin extends Error {
   constructor(
     readonly origin: 'harness' | 'policy',
@@ -210,7 +223,9 @@ export async function runEpisodeWith(
     }
 
     const evaluation = await guard('harness', () => h.evaluate());
-    const legs = h.legVerdicts ? await guard('harness', () => h.legVerdicts?.() ?? []) : undefined;
+    const legs = h.legVerdicts
+      ? await guard('harness', () => h.legVerdicts?.() ?? [])
+      : legVerdictsFromMetrics(evaluation);
     const reward = costAwareReward(
       { success: evaluation.success, trajectory, ...(textTool ? { textTool } : {}) },
       params,
@@ -229,4 +244,13 @@ export async function runEpisodeWith(
     await session?.close?.().catch(() => undefined);
     await harness?.close().catch(() => undefined);
   }
+}
+
+/** The episode runner over the real harness engine and policy registry. */
+export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
+  const [{ createHarness }, { getPolicy }] = await Promise.all([
+    import('../harness/index.ts'),
+    import('../policies/index.ts'),
+  ]);
+  return runEpisodeWith({ createHarness, getPolicy }, input);
 }

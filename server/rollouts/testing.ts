@@ -7,10 +7,13 @@ import type {
   StepInfo,
   TaskInfo,
 } from '../../bridges/core/types.ts';
+import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
-import type { EpisodeDeps, EpisodeHarness } from './episode.ts';
+import { PolicyInfraError } from '../policies/types.ts';
+import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
+import { type EpisodeDeps, type EpisodeHarness, runEpisodeWith } from './episode.ts';
 
 export const counterSpec: HarnessSpec = {
   version: 1,
@@ -108,4 +111,43 @@ export function counterDeps(
   harness = new CounterHarness(),
 ): EpisodeDeps & { harness: CounterHarness } {
   return { harness, createHarness: async () => harness, getPolicy: () => policy };
+}
+
+/** An in-process engine over the counter env; policies `test:inc`, `test:giveup`, `test:infra`. */
+export function counterEngine(
+  opts: { delayMs?: number } = {},
+): RolloutEngine & { executed: number } {
+  const policies: Record<string, () => Policy> = {
+    'test:inc': () => scriptedPolicy([inc]),
+    'test:giveup': () => scriptedPolicy([inc, { kind: 'give_up' }]),
+    'test:infra': () =>
+      scriptedPolicy([
+        inc,
+        () => {
+          throw new PolicyInfraError('endpoint unreachable');
+        },
+      ]),
+  };
+  const engine = {
+    executed: 0,
+    async validate(_spec: HarnessSpec, policyId: string) {
+      if (!policies[policyId]) throw new NotFoundError(`policy '${policyId}' not found`);
+    },
+    executor(): EpisodeExecutor {
+      return {
+        async run(input) {
+          engine.executed += 1;
+          if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+          const make = policies[input.policyId];
+          if (!make) throw new NotFoundError(input.policyId);
+          return runEpisodeWith(
+            { createHarness: async () => new CounterHarness(), getPolicy: make },
+            input,
+          );
+        },
+        async close() {},
+      };
+    },
+  };
+  return engine;
 }

@@ -1,0 +1,51 @@
+// The production engine: validation through the harness engine and the policy registry, episodes in
+// an IsolatedPool of worker threads (a hook past its deadline or a crash costs one worker and is
+// recorded as a harness error, never the process).
+import { fileURLToPath } from 'node:url';
+import { getBridge } from '../../bridges/index.ts';
+import { NotFoundError } from '../errors.ts';
+import { createHarness } from '../harness/index.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import { IsolatedPool } from '../harness/worker-pool.ts';
+import { getPolicy } from '../policies/index.ts';
+import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
+import { firstBase, runEpisode } from './episode.ts';
+import type { EpisodeResult } from './types.ts';
+
+const HANDLERS = fileURLToPath(new URL('./worker-handlers.ts', import.meta.url));
+
+export async function validateRun(
+  spec: HarnessSpec,
+  policyId: string,
+  taskIds: string[],
+): Promise<void> {
+  getPolicy(policyId);
+  const harness = await createHarness(spec);
+  await harness.close();
+  const base = firstBase(spec.env);
+  const bridge = await getBridge(base.bridge);
+  if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
+  for (const taskId of taskIds) {
+    if (!(await bridge.getTask(taskId))) {
+      throw new NotFoundError(`unknown task '${taskId}' for bridge '${base.bridge}'`);
+    }
+  }
+}
+
+export function poolExecutor(size: number): EpisodeExecutor {
+  const pool = new IsolatedPool({ size, module: HANDLERS });
+  return {
+    run: (input) => pool.run<EpisodeResult>('runEpisode', input),
+    close: () => pool.close(),
+  };
+}
+
+/** Episodes on the calling thread (no hook isolation beyond the sandbox's own limits). */
+export function inProcessExecutor(): EpisodeExecutor {
+  return { run: (input) => runEpisode(input), close: async () => {} };
+}
+
+export const defaultEngine: RolloutEngine = {
+  validate: validateRun,
+  executor: (concurrency) => poolExecutor(concurrency),
+};

@@ -1,0 +1,240 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DbHandle, openDb } from '../db/index.ts';
+import { useRolloutDb } from './db.ts';
+import { useRolloutEngine } from './engine.ts';
+import { listRunEvents, type RunEventRecord, subscribeRun } from './events.ts';
+import { EpisodeRecorder } from './recorder.ts';
+import {
+  closeRollouts,
+  exportRun,
+  getRunSummary,
+  getSteps,
+  launchRun,
+  listEpisodes,
+  listRuns,
+  resumeUnfinishedRuns,
+  waitForRun,
+} from './service.ts';
+import { counterEngine, counterSpec } from './testing.ts';
+
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await openDb({ kind: 'pglite', memory: true });
+  useRolloutDb(handle.db);
+});
+
+afterEach(async () => {
+  await closeRollouts();
+  useRolloutEngine(undefined);
+});
+
+afterAll(async () => {
+  useRolloutDb(undefined);
+  await handle.close();
+});
+
+describe('run service (embedded PGlite)', () => {
+  it('launches, records every episode once and computes metrics from the store', async () => {
+    useRolloutEngine(counterEngine());
+    const { runId } = await launchRun({
+      spec: counterSpec,
+      policy: 'test:inc',
+      k: 6,
+      seed: 10,
+      queue: 'local',
+      concurrency: 2,
+    });
+    const summary = await waitForRun(runId);
+    expect(summary.status).toBe('completed');
+    expect(summary.episodesDone).toBe(6);
+    expect(summary.counts).toEqual({ queued: 0, running: 0, done: 6 });
+    expect(summary.metrics.successRate).toBe(1);
+    // even seeds start at 0 (3 steps), odd seeds at 1 (2 steps)
+    expect(summary.metrics.meanSteps).toBe(2.5);
+    const episodes = await listEpisodes(runId);
+    expect(episodes.items.map((e) => e.seed)).toEqual([10, 11, 12, 13, 14, 15]);
+    expect(episodes.items.every((e) => e.attempt === 1 && e.outcome === 'success')).toBe(true);
+    const first = episodes.items[0];
+    if (!first) throw new Error('no episode');
+    const page1 = await getSteps(first.id, { limit: 2 });
+    expect(page1.items.map((s) => s.index)).toEqual([0, 1]);
+    expect(page1.nextCursor).toBe(1);
+    const page2 = await getSteps(first.id, { cursor: 1, limit: 2 });
+    expect(page2.items.map((s) => s.index)).toEqual([2]);
+    expect(page2.nextCursor).toBeNull();
+    expect(page2.items[0]?.observation.text).toBe('value 3');
+    expect(page2.items[0]?.executedAction).toEqual({ name: 'inc', args: {} });
+    const exported = [];
+    for await (const e of exportRun(runId)) exported.push(e);
+    expect(exported.map((e) => e.trajectory.length)).toEqual([3, 2, 3, 2, 3, 2]);
+    const runs = await listRuns();
+    expect(runs.items.some((r) => r.id === runId)).toBe(true);
+  });
+
+  it('keeps infra errors out of the success rate and never scores them', async () => {
+    useRolloutEngine(counterEngine());
+    const { runId } = await launchRun({
+      spec: counterSpec,
+      policy: 'test:infra',
+      k: 2,
+      seed: 0,
+      queue: 'local',
+    });
+    const summary = await waitForRun(runId);
+    expect(summary.metrics).toMatchObject({
+      errors: 2,
+      failures: 0,
+      successes: 0,
+      successRate: null,
+    });
+    expect(summary.metrics.errorDistribution.infra).toBe(2);
+    const { items } = await listEpisodes(runId, { outcome: 'error' });
+    expect(items).toHaveLength(2);
+    for (const e of items) {
+      expect(e.reward).toBeNull();
+      expect(e.failureCategory).toBeNull();
+      expect(e.errorKind).toBe('infra');
+      expect(e.errorMessage).toContain('PolicyInfraError: endpoint unreachable');
+    }
+  });
+
+  it('gives the same results for the same seeds', async () => {
+    useRolloutEngine(counterEngine());
+    const a = await launchRun({
+      spec: counterSpec,
+      policy: 'test:giveup',
+      k: 4,
+      seed: 3,
+      queue: 'local',
+    });
+    const b = await launchRun({
+      spec: counterSpec,
+      policy: 'test:giveup',
+      k: 4,
+      seed: 3,
+      queue: 'local',
+    });
+    await Promise.all([waitForRun(a.runId), waitForRun(b.runId)]);
+    const pick = async (runId: string) =>
+      (await listEpisodes(runId)).items.map((e) => [
+        e.seed,
+        e.outcome,
+        e.failureCategory,
+        e.steps,
+        e.reward,
+      ]);
+    expect(await pick(a.runId)).toEqual(await pick(b.runId));
+  });
+
+  it('streams events gap-free and resumes from a cursor', async () => {
+    useRolloutEngine(counterEngine({ delayMs: 5 }));
+    const { runId } = await launchRun({
+      spec: counterSpec,
+      policy: 'test:inc',
+      k: 5,
+      queue: 'local',
+    });
+    const live: RunEventRecord[] = [];
+    for await (const e of subscribeRun(runId, undefined, { untilCompleted: true })) live.push(e);
+    const stored = await listRunEvents(runId);
+    expect(live.map((e) => e.id)).toEqual(stored.map((e) => e.id));
+    expect(live.filter((e) => e.type === 'episode_ended')).toHaveLength(5);
+    expect(live.filter((e) => e.type === 'episode_started')).toHaveLength(5);
+    expect(live[0]?.type).toBe('run_started');
+    expect(live.at(-1)?.type).toBe('run_completed');
+    const ids = live.map((e) => BigInt(e.id));
+    expect([...ids].sort((x, y) => (x < y ? -1 : 1))).toEqual(ids);
+    const mid = live[4];
+    if (!mid) throw new Error('too few events');
+    const resumed: string[] = [];
+    for await (const e of subscribeRun(runId, mid.id, { untilCompleted: true })) resumed.push(e.id);
+    expect(resumed).toEqual(live.slice(5).map((e) => e.id));
+  });
+
+  it('records a stale attempt never, and replaces its steps (compare-and-set)', async () => {
+    useRolloutEngine(counterEngine());
+    const db = handle.db;
+    const run = await db.run.create({
+      data: {
+        policy: 'test:inc',
+        spec: counterSpec,
+        taskIds: ['reach-3'],
+        k: 2,
+        seeds: [0, 1],
+        maxSteps: 50,
+        rewardParams: {},
+        episodesTotal: 2,
+      },
+    });
+    await db.episode.createMany({
+      data: [0, 1].map((seed) => ({ runId: run.id, taskId: 'reach-3', seed, ordinal: seed })),
+    });
+    // a process claims both and dies after writing a partial, stale step
+    const dead = new EpisodeRecorder('dead');
+    const claims = await Promise.all(
+      (await db.episode.findMany({ where: { runId: run.id } })).map((e) =>
+        dead.claim({ id: e.id, runId: run.id }),
+      ),
+    );
+    expect(claims.map((c) => c?.attempt)).toEqual([1, 1]);
+    const c0 = claims[0];
+    if (!c0) throw new Error('claim failed');
+    await db.step.create({
+      data: {
+        episodeId: c0.id,
+        index: 7,
+        attempt: 1,
+        action: {},
+        observation: 'stale',
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        changes: [],
+        info: {},
+      },
+    });
+    expect(await resumeUnfinishedRuns({ queue: 'local' })).toContain(run.id);
+    const summary = await waitForRun(run.id);
+    expect(summary.episodesDone).toBe(2);
+    expect(summary.metrics.successes).toBe(2);
+    const steps = await getSteps(c0.id);
+    expect(steps.items.map((s) => s.index)).toEqual([0, 1, 2]);
+    const episodes = await listEpisodes(run.id);
+    expect(episodes.items.map((e) => e.attempt)).toEqual([2, 2]);
+    // the dead attempt's late result is discarded and counts nothing
+    const late = await dead.record({
+      id: c0.id,
+      runId: run.id,
+      attempt: 1,
+      result: {
+        outcome: 'failure',
+        failureCategory: 'gave_up',
+        steps: 0,
+        invalidActions: 0,
+        envReward: 0,
+        durationMs: 1,
+        trajectory: [],
+        taskId: 'reach-3',
+        seed: 0,
+      },
+    });
+    expect(late).toBe(false);
+    const after = await getRunSummary(run.id);
+    expect(after.episodesDone).toBe(2);
+    expect(after.metrics.successes).toBe(2);
+    const ended = (await listRunEvents(run.id)).filter((e) => e.type === 'episode_ended');
+    expect(ended).toHaveLength(2);
+  });
+
+  it('refuses bad input before writing anything', async () => {
+    useRolloutEngine(counterEngine());
+    await expect(launchRun({ spec: { version: 2 }, policy: 'test:inc' })).rejects.toThrow(
+      /invalid spec/,
+    );
+    await expect(launchRun({ spec: counterSpec, policy: 'nope' })).rejects.toThrow(/not found/);
+    await expect(
+      launchRun({ spec: counterSpec, policy: 'test:inc', seeds: [1, 1] }),
+    ).rejects.toThrow(/duplicate/);
+  });
+});
