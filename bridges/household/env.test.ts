@@ -212,6 +212,32 @@ describe('state view and snapshots', () => {
     expect(JSON.parse(JSON.stringify(v))).toEqual(v);
   });
 
+  it('the view is read-only and tracks opening and taking', async () => {
+    const { env } = await fresh(firstOf('pick_cool_then_place_in_recep').id);
+    const plan = oraclePlan(view(env));
+    const v0 = view(env);
+    expect(Object.isFrozen(v0.receptacles[0])).toBe(true);
+    expect(() => {
+      (v0.objects as { name: string }[]).push({ name: 'x' });
+    }).toThrow(TypeError);
+    for (const c of plan) {
+      await env.step(act(c));
+      const v = view(env);
+      const [verb, ...rest] = c.split(' ');
+      if (verb === 'open')
+        expect(v.receptacles.find((r) => r.name === rest.join(' '))?.open).toBe(true);
+      if (verb === 'take') {
+        const name = c.slice(5, c.indexOf(' from '));
+        expect(v.agent.holding).toBe(name);
+        expect(v.receptacles.some((r) => r.contents.includes(name))).toBe(false);
+      }
+      if (verb === 'cool')
+        expect(v.objects.find((o) => o.name === v.agent.holding)?.cool).toBe(true);
+      if (verb === 'go') expect(v.agent.location).toBe(rest.slice(1).join(' '));
+    }
+    expect(view(env).won).toBe(true);
+  });
+
   it('save -> fromState -> continue equals an uninterrupted run', async () => {
     const t = firstOf('pick_two_obj_and_place');
     const { env: a } = await fresh(t.id, 9);

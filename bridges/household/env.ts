@@ -26,6 +26,7 @@ import {
   type HouseholdSnapshotState,
   HouseholdSnapshotStateSchema,
   HouseholdStateViewSchema,
+  type SimState,
 } from './state.ts';
 import { familyOf, getCatalogue, type HouseholdTask, SPLITS } from './tasks.ts';
 
@@ -38,20 +39,38 @@ export const HouseholdOptionsSchema = z.object({
   maxSteps: z.number().int().positive().optional(),
 });
 
-const DIALECT_SUFFIX = /@(move|put)$/;
+const SUFFIX = /@(move|put|scene(\d+))$/;
 
 /**
  * Resolves a task id. `<id>@put` (or `@move`) selects the command dialect without reset options, so a
- * plain `{bridge, task}` harness leaf can pick the older `put X in/on Y` grammar.
+ * plain `{bridge, task}` harness leaf can pick the older `put X in/on Y` grammar. `<id>@scene<N>` pins
+ * the scene to the one seed N draws (an ALFWorld game file is one fixed scene): the episode seed then
+ * varies only the agent, so Stage set-ups written against that scene replay under every seed.
+ * Suffixes combine in any order (`<id>@put@scene3`).
  */
 export function resolveTaskId(
   taskId: string,
-): { task: HouseholdTask; dialect?: Dialect } | undefined {
-  const m = DIALECT_SUFFIX.exec(taskId);
-  const base = m ? taskId.slice(0, m.index) : taskId;
+): { task: HouseholdTask; dialect?: Dialect; sceneSeed?: number } | undefined {
+  let base = taskId;
+  let dialect: Dialect | undefined;
+  let sceneSeed: number | undefined;
+  for (let m = SUFFIX.exec(base); m; m = SUFFIX.exec(base)) {
+    if (m[2] !== undefined) {
+      if (sceneSeed !== undefined) return undefined;
+      sceneSeed = Number(m[2]);
+    } else {
+      if (dialect !== undefined) return undefined;
+      dialect = m[1] as Dialect;
+    }
+    base = base.slice(0, m.index);
+  }
   const task = getCatalogue().byId.get(base);
   if (!task) return undefined;
-  return m ? { task, dialect: m[1] as Dialect } : { task };
+  return {
+    task,
+    ...(dialect !== undefined ? { dialect } : {}),
+    ...(sceneSeed !== undefined ? { sceneSeed } : {}),
+  };
 }
 
 export function taskInfo(t: HouseholdTask): TaskInfo {
@@ -147,7 +166,11 @@ export class HouseholdEnv implements ActionableEnv {
     if (!resolved) throw new UnknownTaskError(ENV_TYPE, options.taskId);
     const opts = this.parseOptions(options.options);
     const dialect = opts.dialect ?? resolved.dialect ?? 'move';
-    const sim = new HouseholdSim(resolved.task, buildScene(resolved.task, options.seed), dialect);
+    const sim = new HouseholdSim(
+      resolved.task,
+      buildScene(resolved.task, resolved.sceneSeed ?? options.seed),
+      dialect,
+    );
     sim.s.lastObs = sim.welcomeText();
     this.sim = sim;
     this.maxSteps = opts.maxSteps ?? null;
@@ -253,6 +276,8 @@ export class HouseholdEnv implements ActionableEnv {
       );
     }
     const { dialect, maxSteps, sim } = parsed.data;
+    const problem = inconsistency(sim);
+    if (problem) throw new TypeError(`household snapshot state: ${problem}`);
     this.sim = new HouseholdSim(resolved.task, structuredClone(sim), dialect);
     this.maxSteps = maxSteps;
     this.resetOptions = structuredClone(snapshot.reset);
@@ -262,6 +287,32 @@ export class HouseholdEnv implements ActionableEnv {
     this.closed = true;
     this.sim = undefined;
   }
+}
+
+/** Cross-references a snapshot's indices: each object is where exactly one place says it is. */
+function inconsistency(s: SimState): string | undefined {
+  if (s.agentLoc >= s.recs.length) return `agent location ${s.agentLoc} out of range`;
+  if (s.holding >= s.objs.length) return `held object ${s.holding} out of range`;
+  const seen = new Array<number>(s.objs.length).fill(0);
+  for (const [r, rec] of s.recs.entries()) {
+    for (const [list, floor] of [
+      [rec.contents, false],
+      [rec.nextTo, true],
+    ] as const) {
+      for (const o of list) {
+        const obj = s.objs[o];
+        if (!obj || obj.loc !== r || obj.floor !== floor)
+          return `object ${o} misplaced in ${rec.name}`;
+        seen[o] = (seen[o] ?? 0) + 1;
+      }
+    }
+  }
+  for (const [i, o] of s.objs.entries()) {
+    const held = s.holding === i;
+    if (held !== (o.loc === -1)) return `${o.name}: held and location disagree`;
+    if (!held && seen[i] !== 1) return `${o.name} is listed ${seen[i]} times`;
+  }
+  return undefined;
 }
 
 export { SPLITS };

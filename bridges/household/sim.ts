@@ -42,6 +42,12 @@ export class HouseholdSim {
   private readonly aNames: string[];
   private readonly goCmds: string[];
   private readonly roomText: string;
+  /**
+   * The receptacle and object part of the view, frozen and shared until the world changes: hooks may
+   * read the view several times a step, and `go to` (the commonest command) leaves it untouched.
+   */
+  private world: Pick<HouseholdStateView, 'receptacles' | 'objects'> | undefined;
+  private taskView: HouseholdStateView['task'] | undefined;
 
   constructor(
     readonly task: HouseholdTask,
@@ -193,6 +199,7 @@ export class HouseholdSim {
       return FAIL;
     }
     here.open = open;
+    this.world = undefined;
     return open
       ? ok(`You open the ${here.name}. ${this.examineReceptacle(here)}`)
       : ok(`You close the ${here.name}.`);
@@ -208,6 +215,7 @@ export class HouseholdSim {
     if (obj.loc !== r || obj.floor || !obj.pickable) return FAIL;
     here.contents.splice(here.contents.indexOf(o), 1);
     obj.loc = -1;
+    this.world = undefined;
     s.holding = o;
     if (obj.type === this.task.objectType) s.heldTarget = true;
     return ok(`You pick up the ${obj.name} from the ${here.name}.`);
@@ -223,6 +231,7 @@ export class HouseholdSim {
     if (!canHold(here.type, obj.type)) return FAIL;
     here.contents.push(o);
     obj.loc = r;
+    this.world = undefined;
     s.holding = -1;
     return ok(
       this.dialect === 'move'
@@ -238,6 +247,7 @@ export class HouseholdSim {
     if (!obj.toggleable)
       return { text: `You don't see any switch on the ${obj.name}.`, invalid: true };
     obj.on = !obj.on;
+    this.world = undefined;
     return ok(`You turn ${obj.on ? 'on' : 'off'} the ${obj.name}.`);
   }
 
@@ -259,6 +269,7 @@ export class HouseholdSim {
       if (here.type !== 'SinkBasin' || !CLEANABLE.has(obj.type)) return FAIL;
       obj.clean = true;
     }
+    this.world = undefined;
     return ok(`You ${verb} the ${obj.name} using the ${here.name}.`);
   }
 
@@ -271,6 +282,7 @@ export class HouseholdSim {
     const knife = s.objs[k] as SimObject;
     if (!SLICERS.has(knife.type) || !SLICEABLE.has(obj.type) || obj.sliced) return FAIL;
     obj.sliced = true;
+    this.world = undefined;
     return ok(`You sliced the ${obj.name} with the ${knife.name}.`);
   }
 
@@ -404,47 +416,71 @@ export class HouseholdSim {
   view(): HouseholdStateView {
     const s = this.s;
     const t = this.task;
-    const name = (i: number): string => (s.objs[i] as SimObject).name;
+    this.taskView ??= deepFreeze({
+      id: t.id,
+      split: t.split,
+      type: t.type,
+      goal: t.goal,
+      objectType: t.objectType,
+      receptacleType: t.receptacleType,
+      toggleType: t.toggleType,
+      room: t.room,
+      layout: t.layout,
+    });
+    this.world ??= deepFreeze(this.buildWorld());
     return {
-      task: {
-        id: t.id,
-        split: t.split,
-        type: t.type,
-        goal: t.goal,
-        objectType: t.objectType,
-        receptacleType: t.receptacleType,
-        toggleType: t.toggleType,
-        room: t.room,
-        layout: t.layout,
-      },
+      task: this.taskView,
       dialect: this.dialect,
       agent: {
         location: s.recs[s.agentLoc]?.name ?? null,
         holding: s.objs[s.holding]?.name ?? null,
       },
-      receptacles: s.recs.map((r) => ({
-        name: r.name,
-        type: r.type,
-        openable: r.openable,
-        ...(r.openable ? { open: r.open } : {}),
-        contents: r.contents.map(name),
-        nextTo: r.nextTo.map(name),
-      })),
-      objects: s.objs.map((o) => ({
-        name: o.name,
-        type: o.type,
-        location: o.loc < 0 ? null : (s.recs[o.loc] as SimReceptacle).name,
-        held: o.loc < 0,
-        pickable: o.pickable,
-        clean: o.clean,
-        hot: o.hot,
-        cool: o.cool,
-        sliced: o.sliced,
-        ...(o.toggleable ? { on: o.on } : {}),
-      })),
+      receptacles: this.world.receptacles,
+      objects: this.world.objects,
       steps: s.steps,
       invalidActions: s.invalidCount,
       won: s.won,
     };
   }
+
+  private buildWorld(): Pick<HouseholdStateView, 'receptacles' | 'objects'> {
+    const s = this.s;
+    const name = (i: number): string => (s.objs[i] as SimObject).name;
+    return {
+      receptacles: s.recs.map((r) => {
+        const out: HouseholdStateView['receptacles'][number] = {
+          name: r.name,
+          type: r.type,
+          openable: r.openable,
+          contents: r.contents.map(name),
+          nextTo: r.nextTo.map(name),
+        };
+        if (r.openable) out.open = r.open;
+        return out;
+      }),
+      objects: s.objs.map((o) => {
+        const out: HouseholdStateView['objects'][number] = {
+          name: o.name,
+          type: o.type,
+          location: o.loc < 0 ? null : (s.recs[o.loc] as SimReceptacle).name,
+          held: o.loc < 0,
+          pickable: o.pickable,
+          clean: o.clean,
+          hot: o.hot,
+          cool: o.cool,
+          sliced: o.sliced,
+        };
+        if (o.toggleable) out.on = o.on;
+        return out;
+      }),
+    };
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
