@@ -7,7 +7,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
-import { applyMigrations } from './migrate.ts';
+import { applyMigrations, loadMigrations, migrationsFingerprint } from './migrate.ts';
+import { freshPGlite } from './pglite.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
 
 export type { Prisma } from './generated/client.ts';
@@ -44,9 +45,23 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
   const release = dir ? lockEmbeddedFolder(dir) : () => {};
   let pglite: PGlite | undefined;
   try {
-    pglite = dir ? new PGlite(dir) : new PGlite();
-    await pglite.waitReady;
-    const applied = await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
+    let applied: string[];
+    if (dir) {
+      pglite = new PGlite(dir);
+      await pglite.waitReady;
+      applied = await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
+    } else {
+      // In memory (tests, tools): start from a cached, already migrated copy when there is one.
+      let prepared: string[] = [];
+      const fresh = await freshPGlite({
+        key: migrationsFingerprint(),
+        prepare: async (db) => {
+          prepared = await applyMigrations({ factory: new PGliteMigrationFactory(db) });
+        },
+      });
+      pglite = fresh.db;
+      applied = fresh.fromTemplate ? migrationNames() : prepared;
+    }
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const instance = pglite;
     let closed = false;
@@ -129,6 +144,10 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function migrationNames(): string[] {
+  return loadMigrations().migrationDirectories.map((m) => m.path);
 }
 
 /** Where getDb() connects, from configuration. */

@@ -1,12 +1,13 @@
 // Migrations in Prisma's standard layout (prisma/migrations/<timestamp_name>/migration.sql), applied
 // and authored through the wasm schema engine. New migrations are authored on PGlite only: adapter-pg
 // cannot read the `"char"` columns the engine's introspection uses (STACK.md); servers only apply.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
+import { freshPGlite } from './pglite.ts';
 import { openSchemaEngine, PGliteMigrationFactory } from './schema-engine.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,6 +63,16 @@ export function loadMigrations(dir = MIGRATIONS_DIR): MigrationList {
       };
     }),
   };
+}
+
+/** Identifies a migrations folder's content (names and scripts), e.g. to key a migrated template. */
+export function migrationsFingerprint(dir = MIGRATIONS_DIR): string {
+  const h = createHash('sha256');
+  for (const m of loadMigrations(dir).migrationDirectories) {
+    const c = m.migrationFile.content;
+    h.update(`${m.path}\n${c.tag === 'ok' ? c.value : ''}\n`);
+  }
+  return h.digest('hex');
 }
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
@@ -142,7 +153,7 @@ export async function migrationStatus(i: EngineInput): Promise<MigrationStatus> 
 export async function pendingSchemaDiff(
   o: { migrationsDir?: string; schemaText?: string } = {},
 ): Promise<string> {
-  const main = new PGlite();
+  const { db: main } = await freshPGlite();
   try {
     const schemaText = o.schemaText ?? readSchema();
     return await withEngine(

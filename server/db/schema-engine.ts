@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
@@ -15,6 +15,7 @@ import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 import * as wasmBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { freshPGlite } from './pglite.ts';
 
 let loaded: typeof wasmBindings | undefined;
 
@@ -101,7 +102,7 @@ export class PGliteMigrationFactory implements ReleasableFactory {
   }
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {
-    const shadow = new PGlite();
+    const { db: shadow } = await freshPGlite();
     this.shadows.push(shadow);
     const adapter = runScriptsWith(await new PrismaPGlite(shadow).connect(), (s) => shadow.exec(s));
     const dispose = adapter.dispose.bind(adapter);

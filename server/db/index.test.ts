@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { setConfig } from '../config.ts';
+import { closeDb, configuredTarget, DatabaseInUseError, getDb, openDb } from './index.ts';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'envharness-data-'));
+afterAll(async () => {
+  await closeDb();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('getDb (embedded default)', () => {
+  it('opens PGlite under DATA_DIR, migrated, once per process, and keeps data across restarts', async () => {
+    setConfig({ DATA_DIR: dataDir, DATABASE_URL: undefined });
+    expect(configuredTarget()).toEqual({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+
+    const [a, b] = await Promise.all([getDb(), getDb()]);
+    expect(a).toBe(b);
+    const h = await a.harness.create({ data: { name: 'kept', bridge: 'toy24' } });
+    expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+    expect(readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(process.pid));
+
+    // A second opener of the same folder is refused while it is open (PGlite is single-process).
+    await expect(openDb({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })).rejects.toThrow(
+      DatabaseInUseError,
+    );
+
+    await closeDb();
+    expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    const reopened = await getDb();
+    expect(reopened).not.toBe(a);
+    expect((await reopened.harness.findUniqueOrThrow({ where: { id: h.id } })).name).toBe('kept');
+    await closeDb();
+  });
+
+  it('takes over the lock a dead process left behind, but not one a live process holds', async () => {
+    const dir = path.join(dataDir, 'other');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const { writeFileSync, mkdirSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}.lock`, String(child.pid));
+      await expect(openDb({ kind: 'pglite', dir })).rejects.toThrow(
+        new RegExp(`open in process ${child.pid}`),
+      );
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    const handle = await openDb({ kind: 'pglite', dir });
+    expect(await handle.db.run.count()).toBe(0);
+    await handle.close();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    setConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/x' });
+    expect(configuredTarget()).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://postgres@127.0.0.1:5432/x',
+    });
+    setConfig({ DATABASE_URL: undefined });
+  });
+});

@@ -1,0 +1,3 @@
+import { persistenceSuite } from './persistence.suite.ts';
+
+persistenceSuite('postgres');

@@ -1,0 +1,92 @@
+// Fresh in-memory PGlite instances, fast. A new PGlite runs initdb (seconds on a busy machine); a
+// copy of an already initialised cluster loads in about a second — PostgreSQL's template-database
+// idea. Templates are cached in memory and, keyed by PGlite version (and migrations), in the OS temp
+// folder so every test process and tool reuses them. Used for test databases and shadow databases.
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+const require = createRequire(import.meta.url);
+const PGLITE_VERSION = (
+  JSON.parse(
+    readFileSync(
+      path.join(path.dirname(require.resolve('@electric-sql/pglite')), '../package.json'),
+      'utf8',
+    ),
+  ) as { version: string }
+).version;
+
+const memory = new Map<string, Promise<Blob | undefined>>();
+
+function cacheFile(key: string): string {
+  const digest = createHash('sha256')
+    .update(`${PGLITE_VERSION}\n${key}`)
+    .digest('hex')
+    .slice(0, 16);
+  return path.join(os.tmpdir(), `envharness-pglite-${digest}.tar.gz`);
+}
+
+function readTemplate(key: string): Blob | undefined {
+  const file = cacheFile(key);
+  if (!existsSync(file)) return undefined;
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeTemplate(key: string, db: PGlite): Promise<Blob> {
+  const dump = await db.dumpDataDir('gzip');
+  const file = cacheFile(key);
+  // Write then rename, so a concurrent reader never sees half a file.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    renameSync(tmp, file);
+  } catch {
+    // The cache is an optimisation only; an unwritable temp folder costs time, not correctness.
+  }
+  return dump;
+}
+
+/**
+ * A new in-memory PGlite. With a `template` key, it starts as a copy of the cluster that `prepare`
+ * produced the first time that key was seen (e.g. migrations applied); `prepare` runs only then.
+ */
+export async function freshPGlite(template?: {
+  key: string;
+  prepare: (db: PGlite) => Promise<void>;
+}): Promise<{ db: PGlite; fromTemplate: boolean }> {
+  const key = template ? `migrated:${template.key}` : 'empty';
+  let cached = memory.get(key);
+  if (!cached) {
+    cached = Promise.resolve(readTemplate(key));
+    memory.set(key, cached);
+  }
+  const blob = await cached.catch(() => undefined);
+  if (blob) {
+    try {
+      const db = new PGlite({ loadDataDir: blob });
+      await db.waitReady;
+      return { db, fromTemplate: true };
+    } catch {
+      memory.delete(key);
+    }
+  }
+  const base = template ? (await freshPGlite()).db : new PGlite();
+  await base.waitReady;
+  try {
+    if (template) await template.prepare(base);
+    const dump = writeTemplate(key, base);
+    memory.set(key, dump);
+    await dump;
+  } catch (e) {
+    await base.close();
+    throw e;
+  }
+  return { db: base, fromTemplate: false };
+}
