@@ -193,7 +193,7 @@ export class ChainLayer extends EnvHarness {
   private conditionHolds(): boolean {
     const hooks = this.whenHooks;
     if (!hooks) return false;
-    hooks.setState(JSON.stringify(this.legs[0]!.getEnvState()));
+    hooks.provideState(() => this.legs[0]!.getEnvState());
     try {
       return Boolean(hooks.call('when', []));
     } catch (e) {

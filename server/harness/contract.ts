@@ -102,7 +102,7 @@ export class ContractLayer extends EnvHarness {
     const start = await this.inner.reset(options);
     let observation = start.observation;
     if (hooks.has('filterObservation')) {
-      this.feedState(hooks, ['filterObservation']);
+      this.feedState(hooks);
       observation = this.filterObservation(hooks, observation);
     }
     this.last = observation;
@@ -128,17 +128,15 @@ export class ContractLayer extends EnvHarness {
     }
   }
 
-  /** The state view crosses the boundary once, and only when a hook about to run declares it. */
-  private feedState(hooks: HookSet, names: string[]): void {
-    if (names.some((n) => hooks.has(n) && hooks.usesState(n))) {
-      hooks.setState(JSON.stringify(this.inner.getEnvState()));
-    }
+  /** The state view is serialised at most once per phase, and only if a hook reads it. */
+  private feedState(hooks: HookSet): void {
+    hooks.provideState(() => this.inner.getEnvState());
   }
 
   private async run(hooks: HookSet, action: Action): Promise<StepResult> {
     let executed = action;
     if (hooks.has('filterAction')) {
-      this.feedState(hooks, ['filterAction']);
+      this.feedState(hooks);
       const out = hooks.call('filterAction', [action as unknown as Json]);
       if (out !== undefined && out !== null) {
         const blocked = BlockedSchema.safeParse(out);
@@ -167,8 +165,7 @@ export class ContractLayer extends EnvHarness {
 
     const raw = await this.inner.step(executed);
     let result = raw;
-    const after = ['modifyTransition', 'filterObservation'];
-    if (after.some((n) => hooks.has(n))) this.feedState(hooks, after);
+    this.feedState(hooks);
 
     if (hooks.has('modifyTransition')) {
       result = this.modifyTransition(hooks, executed, raw);
@@ -201,7 +198,12 @@ export class ContractLayer extends EnvHarness {
   }
 
   private modifyTransition(hooks: HookSet, action: Action, raw: StepResult): StepResult {
-    const out = hooks.call('modifyTransition', [action as unknown as Json, raw as unknown as Json]);
+    const { info, ...rest } = raw;
+    const out = hooks.call(
+      'modifyTransition',
+      [action as unknown as Json, rest as unknown as Json],
+      info as Record<string, Json>,
+    );
     if (out === undefined || out === null) return raw;
     const parsed = TransitionSchema.safeParse(out);
     if (!parsed.success) {

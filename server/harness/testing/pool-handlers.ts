@@ -1,0 +1,47 @@
+// Handlers for IsolatedPool tests: run one harnessed episode (fake bridges or the registry) from a
+// spec, a seed and a scripted action list, inside a worker thread.
+import type { Action, Evaluation } from '../../../bridges/core/types.ts';
+import { createHarness } from '../harness.ts';
+import type { HarnessSpec } from '../spec.ts';
+import { fakeBridges } from './fake-bridges.ts';
+
+export interface EpisodeInput {
+  spec: HarnessSpec;
+  seed: number;
+  actions: Action[];
+  fake?: boolean;
+}
+
+export interface EpisodeOutput {
+  evaluation: Evaluation;
+  agentSteps: number;
+  observations: string[];
+}
+
+export const handlers = {
+  async episode(input: unknown): Promise<EpisodeOutput> {
+    const { spec, seed, actions, fake } = input as EpisodeInput;
+    const harness = await createHarness(
+      spec,
+      fake ? { resolveBridge: fakeBridges().resolveBridge } : {},
+    );
+    try {
+      const first = await harness.reset({ seed });
+      const observations = [first.observation.text];
+      for (const action of actions) {
+        const r = await harness.step(action);
+        observations.push(r.observation.text);
+        if (r.terminated) break;
+      }
+      return { evaluation: await harness.evaluate(), agentSteps: harness.agentSteps, observations };
+    } finally {
+      await harness.close();
+    }
+  },
+  async exit(): Promise<never> {
+    process.exit(3);
+  },
+  async echo(input: unknown): Promise<unknown> {
+    return input;
+  },
+};
