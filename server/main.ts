@@ -7,15 +7,35 @@ import { fileURLToPath } from 'node:url';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import next from 'next';
 import { appRouter } from './api/root.ts';
+import { closePlaySessions } from './api/routers/play.ts';
 import { createContext } from './api/trpc.ts';
 import { config } from './config.ts';
+import { closeDb, getDb } from './db/index.ts';
+import { loadDemo } from './demo.ts';
+import { closeEventBus } from './rollouts/events.ts';
+import { closeRollouts, resumeUnfinishedRuns } from './rollouts/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TRPC_PREFIX = '/api/trpc/';
 
-async function startServices(): Promise<void> {}
+async function startServices(): Promise<void> {
+  // Opening the database applies pending migrations.
+  await getDb();
+  // Episodes a previous process left unfinished are dispatched again (exactly once per episode).
+  const resumed = await resumeUnfinishedRuns({ queue: 'local' });
+  if (resumed.length > 0) console.log(`resumed ${resumed.length} unfinished run(s)`);
+  if (!config().NO_DEMO) {
+    const loaded = await loadDemo();
+    if (loaded) console.log(`demo content: ${loaded}`);
+  }
+}
 
-async function stopServices(): Promise<void> {}
+async function stopServices(): Promise<void> {
+  closePlaySessions();
+  await closeRollouts().catch((e: unknown) => console.error('rollouts:', e));
+  await closeEventBus().catch(() => undefined);
+  await closeDb().catch((e: unknown) => console.error('db:', e));
+}
 
 async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');

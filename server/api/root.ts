@@ -1,10 +1,18 @@
 // The app router: one sub-router per domain noun. The studio imports only the AppRouter type.
+import { harnessesRouter } from './routers/harnesses.ts';
+import { playRouter } from './routers/play.ts';
+import { policiesRouter } from './routers/policies.ts';
+import { runsRouter } from './routers/runs.ts';
 import { bridgesRouter, tasksRouter } from './routers/tasks.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
   bridges: bridgesRouter,
   tasks: tasksRouter,
+  policies: policiesRouter,
+  runs: runsRouter,
+  harnesses: harnessesRouter,
+  play: playRouter,
 });
 
 export type AppRouter = typeof appRouter;

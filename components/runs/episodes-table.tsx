@@ -1,0 +1,114 @@
+'use client';
+// Finished episodes of a run, newest outcome classes filterable (?filter=failures|errors|successes).
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useUrlState } from '../hooks/use-url-state.ts';
+import { useTRPC } from '../trpc/client.tsx';
+import { Badge } from '../ui/badge.tsx';
+import { cn } from '../ui/cn.ts';
+import { EmptyState } from '../ui/misc.tsx';
+import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
+import { duration, failureLabel, num, outcomeVariant } from './format.ts';
+
+const FILTERS = [
+  { id: '', label: 'All' },
+  { id: 'successes', label: 'Successes', outcome: 'success' },
+  { id: 'failures', label: 'Failures only', outcome: 'failure' },
+  { id: 'errors', label: 'Errors only', outcome: 'error' },
+] as const;
+
+export function EpisodesTable({ runId }: { runId: string }) {
+  const trpc = useTRPC();
+  const url = useUrlState();
+  const filterId = url.get('filter') ?? '';
+  const filter = FILTERS.find((f) => f.id === filterId) ?? FILTERS[0];
+  const outcome = 'outcome' in filter ? filter.outcome : undefined;
+  const episodes = useQuery(
+    trpc.runs.episodes.queryOptions({ runId, limit: 1000, ...(outcome ? { outcome } : {}) }),
+  );
+  const items = episodes.data?.items ?? [];
+
+  return (
+    <div>
+      <div className="mb-3 flex gap-1" role="tablist" aria-label="Episode filter">
+        {FILTERS.map((f) => (
+          <button
+            type="button"
+            role="tab"
+            key={f.id}
+            aria-selected={f.id === filter.id}
+            data-testid={`episode-filter-${f.id || 'all'}`}
+            onClick={() => url.set({ filter: f.id })}
+            className={cn(
+              'rounded-md px-3 py-1 text-sm text-muted-foreground hover:bg-muted',
+              f.id === filter.id && 'bg-muted font-medium text-foreground',
+            )}
+          >
+            {f.label}
+          </button>
+        ))}
+        <span
+          className="ml-auto self-center text-sm text-muted-foreground"
+          data-testid="episode-count"
+        >
+          {items.length} episode{items.length === 1 ? '' : 's'}
+        </span>
+      </div>
+      {episodes.data && items.length === 0 ? <EmptyState title="No episodes here yet" /> : null}
+      {items.length > 0 ? (
+        <div className="max-h-[520px] overflow-auto rounded-lg border">
+          <Table>
+            <THead className="sticky top-0 bg-card">
+              <TR>
+                <TH>#</TH>
+                <TH>Task</TH>
+                <TH className="text-right">Seed</TH>
+                <TH>Outcome</TH>
+                <TH>Why</TH>
+                <TH className="text-right">Steps</TH>
+                <TH className="text-right">Reward</TH>
+                <TH className="text-right">Time</TH>
+              </TR>
+            </THead>
+            <TBody data-testid="episode-rows">
+              {items.map((e) => (
+                <TR key={e.id} data-testid="episode-row" data-outcome={e.outcome ?? ''}>
+                  <TD className="tabular-nums text-muted-foreground">{e.ordinal + 1}</TD>
+                  <TD className="font-mono text-xs">
+                    <Link
+                      href={`/runs/${runId}/episodes/${e.id}`}
+                      className="text-primary hover:underline"
+                      data-testid="episode-link"
+                    >
+                      {e.taskId}
+                    </Link>
+                  </TD>
+                  <TD className="text-right tabular-nums">{e.seed}</TD>
+                  <TD>
+                    <Badge variant={outcomeVariant(e.outcome)}>{e.outcome ?? e.status}</Badge>
+                  </TD>
+                  <TD
+                    className="max-w-[360px] truncate text-xs text-muted-foreground"
+                    title={e.errorMessage ?? undefined}
+                  >
+                    {e.outcome === 'failure' && e.failureCategory
+                      ? failureLabel(e.failureCategory)
+                      : null}
+                    {e.outcome === 'error'
+                      ? `${e.errorKind ?? 'error'}: ${e.errorMessage ?? ''}`
+                      : null}
+                  </TD>
+                  <TD className="text-right tabular-nums">{e.steps}</TD>
+                  <TD className="text-right tabular-nums">{num(e.reward, 2)}</TD>
+                  <TD className="text-right text-xs tabular-nums text-muted-foreground">
+                    {duration(e.durationMs)}
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+'use client';
+// Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
+// failure distribution, steps histogram, harness errors and progress update without reload.
+import { useQuery } from '@tanstack/react-query';
+import { GitCompare, Radio } from 'lucide-react';
+import Link from 'next/link';
+import { FailureChart } from '../charts/failure-chart.tsx';
+import { StepsHistogram } from '../charts/steps-histogram.tsx';
+import { SuccessInterval } from '../charts/success-interval.tsx';
+import { taskHref } from '../tasks/links.ts';
+import { useTRPC } from '../trpc/client.tsx';
+import { Badge } from '../ui/badge.tsx';
+import { Button } from '../ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
+import { ErrorNote, PageHeader, Skeleton, Stat } from '../ui/misc.tsx';
+import { EpisodesTable } from './episodes-table.tsx';
+import { num } from './format.ts';
+import { RunStatus } from './run-status.tsx';
+import { useLiveRun } from './use-live-run.ts';
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+function firstBase(env: {
+  type: string;
+  bridge?: string;
+  task?: string;
+  env?: unknown;
+  first?: unknown;
+}): {
+  bridge: string;
+  task: string;
+} {
+  if (env.type === 'base') return { bridge: env.bridge ?? '', task: env.task ?? '' };
+  const inner = (env.env ?? env.first) as typeof env;
+  return firstBase(inner);
+}
+
+export function RunDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const run = useQuery(trpc.runs.byId.queryOptions({ id }));
+  const inFlight = run.data ? !FINAL.has(run.data.status) : false;
+  const live = useLiveRun(id, inFlight);
+
+  if (run.error) return <ErrorNote error={run.error} />;
+  if (!run.data) return <Skeleton className="h-96" />;
+  const r = run.data;
+  const m = r.metrics;
+  const base = firstBase(r.spec.env);
+  const harnessErrors = m.errorDistribution.harness ?? 0;
+
+  return (
+    <div>
+      <PageHeader
+        eyebrow={
+          <Link href="/runs" className="hover:underline">
+            ← Runs
+          </Link>
+        }
+        title={
+          <span className="flex items-center gap-3">
+            Run <span className="font-mono text-xl">{r.id}</span>
+          </span>
+        }
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge variant={r.kind === 'validation' ? 'info' : 'outline'}>{r.kind}</Badge>
+            <span className="font-mono">{r.policy}</span> on{' '}
+            <Link
+              href={taskHref(base.bridge, base.task)}
+              className="font-mono text-primary hover:underline"
+            >
+              {base.bridge}:{base.task}
+            </Link>
+            {r.spec.env.type !== 'base' ? (
+              <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
+            ) : null}
+            <span>
+              · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
+            </span>
+          </span>
+        }
+        actions={
+          <>
+            {inFlight ? (
+              <span
+                className="flex items-center gap-1.5 text-sm text-info"
+                data-testid="live-indicator"
+                data-state={live.status}
+              >
+                <Radio className="size-4 animate-pulse" />{' '}
+                {live.status === 'pending' ? 'Live' : 'Connecting…'}
+              </span>
+            ) : null}
+            <Button variant="outline" asChild>
+              <Link href={`/compare?runs=${r.id}..`}>
+                <GitCompare /> Compare…
+              </Link>
+            </Button>
+          </>
+        }
+      />
+
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-5">
+        <Card className="md:col-span-2">
+          <CardHeader>
+            <CardTitle>Success rate</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <SuccessInterval rate={m.successRate} iv={m.interval} testId="success" />
+            <div className="mt-2 text-xs text-muted-foreground" data-testid="scored-count">
+              {m.successes} of {m.successes + m.failures} scored episodes succeeded
+            </div>
+          </CardContent>
+        </Card>
+        <Stat
+          label="Progress"
+          testId="progress"
+          value={`${r.episodesDone} / ${r.episodesTotal}`}
+          hint={<RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />}
+        />
+        <Stat
+          label="Mean steps"
+          testId="mean-steps"
+          value={num(m.meanSteps)}
+          hint={`successful: ${num(m.meanStepsSuccess)} · mean reward ${num(m.meanReward, 2)}`}
+        />
+        <Stat
+          label="Harness errors"
+          testId="harness-errors"
+          value={harnessErrors}
+          hint={`all errors: ${m.errors} (kept apart, never scored)`}
+        />
+      </div>
+
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Failure distribution</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <FailureChart distribution={m.failureDistribution} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Steps per episode</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <RunHistogram runId={r.id} maxSteps={r.maxSteps} />
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card className="mt-4">
+        <CardHeader>
+          <CardTitle>Episodes</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <EpisodesTable runId={r.id} />
+        </CardContent>
+      </Card>
+      {r.error ? <ErrorNote error={{ message: r.error }} /> : null}
+    </div>
+  );
+}
+
+function RunHistogram({ runId, maxSteps }: { runId: string; maxSteps: number }) {
+  const trpc = useTRPC();
+  const episodes = useQuery(trpc.runs.episodes.queryOptions({ runId, limit: 1000 }));
+  return <StepsHistogram episodes={episodes.data?.items ?? []} maxSteps={maxSteps} />;
+}

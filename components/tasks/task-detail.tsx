@@ -1,0 +1,127 @@
+'use client';
+// Journey 1 (task page): the goal, the tools, the state schema, the task's runs; the start of
+// journey 2: launch a baseline run from here.
+import { useQuery } from '@tanstack/react-query';
+import { Network } from 'lucide-react';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { JsonView } from '../common/json-view.tsx';
+import { LaunchRunForm } from '../runs/launch-run-form.tsx';
+import { RunsTable } from '../runs/runs-table.tsx';
+import { useTRPC } from '../trpc/client.tsx';
+import { Badge } from '../ui/badge.tsx';
+import { Button } from '../ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
+import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+
+function Section({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle>{title}</CardTitle>
+        {actions}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+type SchemaProps = Record<string, { type?: string; description?: string; enum?: unknown[] }>;
+
+export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
+  const trpc = useTRPC();
+  const detail = useQuery(trpc.tasks.byId.queryOptions({ bridge, task }));
+  const d = detail.data;
+
+  return (
+    <div>
+      <PageHeader
+        eyebrow={
+          <Link href={`/?bridge=${encodeURIComponent(bridge)}`} className="hover:underline">
+            ← {bridge} tasks
+          </Link>
+        }
+        title={<span className="font-mono">{task}</span>}
+        description={d?.bridge.description}
+        actions={
+          <Button asChild variant="outline">
+            <Link
+              href={`/harnesses/new?task=${encodeURIComponent(`${bridge}:${task}`)}`}
+              data-testid="new-harness"
+            >
+              <Network /> New harness
+            </Link>
+          </Button>
+        }
+      />
+      <ErrorNote error={detail.error} />
+      {detail.isPending ? <Skeleton className="h-64" /> : null}
+      {d ? (
+        <div className="grid gap-6 xl:grid-cols-[1fr_420px]">
+          <div className="flex min-w-0 flex-col gap-6">
+            <Section title="Goal">
+              <p className="text-lg leading-relaxed" data-testid="task-goal">
+                {d.task.goal}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <Badge variant="accent">{d.task.type}</Badge>
+                <Badge variant="outline">split: {d.task.split}</Badge>
+                {d.task.difficulty !== undefined ? (
+                  <Badge variant="outline">difficulty {d.task.difficulty.toFixed(2)}</Badge>
+                ) : null}
+              </div>
+            </Section>
+            <Section title="Runs on this task">
+              <RunsTable filter={{ bridge, task }} compact />
+            </Section>
+            <div className="grid gap-6 lg:grid-cols-2">
+              <Section title={`Tools (${d.tools.length})`}>
+                <ul className="flex flex-col gap-3" data-testid="task-tools">
+                  {d.tools.map((tool) => {
+                    const props = (tool.parameters.properties ?? {}) as SchemaProps;
+                    return (
+                      <li key={tool.name} className="rounded-lg border p-3">
+                        <div className="font-mono text-sm font-semibold">{tool.name}</div>
+                        <p className="mt-1 text-sm text-muted-foreground">{tool.description}</p>
+                        {Object.keys(props).length > 0 ? (
+                          <ul className="mt-2 flex flex-col gap-1 text-xs">
+                            {Object.entries(props).map(([name, p]) => (
+                              <li key={name}>
+                                <span className="font-mono">{name}</span>
+                                <span className="text-muted-foreground">
+                                  {' '}
+                                  : {p.enum ? p.enum.map(String).join(' | ') : (p.type ?? 'any')}
+                                  {p.description ? ` — ${p.description}` : ''}
+                                </span>
+                              </li>
+                            ))}
+                          </ul>
+                        ) : null}
+                      </li>
+                    );
+                  })}
+                </ul>
+              </Section>
+              <Section title="State schema">
+                <JsonView value={d.stateSchema} className="max-h-[420px]" testId="state-schema" />
+              </Section>
+            </div>
+          </div>
+          <div className="flex flex-col gap-6">
+            <Section title="Launch a baseline run">
+              <LaunchRunForm bridge={bridge} task={task} />
+            </Section>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+// The harness library: named harnesses for a task, their immutable versions, the check that a spec
+// builds (hook code compiles, bridges and tasks exist), and people's approve / reject decisions.
+import { z } from 'zod';
+import { getDb } from '../../db/index.ts';
+import { createHarnessVersion, harnessVersionSelect } from '../../db/queries.ts';
+import { DomainError, HarnessCodeError, NotFoundError } from '../../errors.ts';
+import { createHarness, parseSpec } from '../../harness/index.ts';
+import { firstBase } from '../../rollouts/episode.ts';
+import { publicProcedure, router } from '../trpc.ts';
+
+const NameSchema = z.string().trim().min(1).max(120);
+
+export const harnessesRouter = router({
+  list: publicProcedure
+    .input(z.object({ bridge: z.string().optional(), task: z.string().optional() }).optional())
+    .query(async ({ input }) => {
+      const db = await getDb();
+      return db.harness.findMany({
+        where: {
+          ...(input?.bridge ? { bridge: input.bridge } : {}),
+          ...(input?.task ? { taskId: input.task } : {}),
+        },
+        orderBy: { updatedAt: 'desc' },
+        take: 200,
+        select: {
+          id: true,
+          name: true,
+          bridge: true,
+          taskId: true,
+          status: true,
+          description: true,
+          createdAt: true,
+          updatedAt: true,
+          versions: {
+            orderBy: { version: 'desc' },
+            take: 1,
+            select: { id: true, version: true, name: true },
+          },
+          _count: { select: { versions: true } },
+        },
+      });
+    }),
+
+  byId: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
+    const db = await getDb();
+    const harness = await db.harness.findUnique({
+      where: { id: input.id },
+      select: {
+        id: true,
+        name: true,
+        bridge: true,
+        taskId: true,
+        status: true,
+        description: true,
+        createdAt: true,
+        versions: {
+          orderBy: { version: 'asc' },
+          select: {
+            ...harnessVersionSelect,
+            runs: {
+              orderBy: { createdAt: 'desc' },
+              select: { id: true, kind: true, status: true, policy: true, createdAt: true },
+            },
+            approvals: {
+              orderBy: { at: 'desc' },
+              select: { id: true, decision: true, reason: true, by: true, at: true },
+            },
+          },
+        },
+      },
+    });
+    if (!harness) throw new NotFoundError(`harness '${input.id}' not found`);
+    return harness;
+  }),
+
+  create: publicProcedure
+    .input(
+      z.object({
+        name: NameSchema,
+        spec: z.unknown(),
+        versionName: NameSchema.default('v1'),
+        note: z.string().max(2000).default(''),
+        description: z.string().max(2000).default(''),
+      }),
+    )
+    .mutation(async ({ input, ctx }) => {
+      const spec = parseSpec(input.spec);
+      const base = firstBase(spec.env);
+      const db = await getDb();
+      const harness = await db.harness.create({
+        data: {
+          name: input.name,
+          bridge: base.bridge,
+          taskId: base.task,
+          description: input.description,
+          createdBy: ctx.user.id,
+        },
+        select: { id: true },
+      });
+      const version = await createHarnessVersion(db, harness.id, {
+        name: input.versionName,
+        spec,
+        note: input.note,
+        createdBy: ctx.user.id,
+      });
+      return { harnessId: harness.id, version };
+    }),
+
+  saveVersion: publicProcedure
+    .input(
+      z.object({
+        harnessId: z.string().min(1),
+        name: NameSchema,
+        spec: z.unknown(),
+        note: z.string().max(2000).default(''),
+      }),
+    )
+    .mutation(async ({ input, ctx }) => {
+      const spec = parseSpec(input.spec);
+      const db = await getDb();
+      const exists = await db.harness.findUnique({
+        where: { id: input.harnessId },
+        select: { id: true },
+      });
+      if (!exists) throw new NotFoundError(`harness '${input.harnessId}' not found`);
+      const version = await createHarnessVersion(db, input.harnessId, {
+        name: input.name,
+        spec,
+        note: input.note,
+        createdBy: ctx.user.id,
+      });
+      await db.harness.update({ where: { id: input.harnessId }, data: { updatedAt: new Date() } });
+      return version;
+    }),
+
+  version: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
+    const db = await getDb();
+    const v = await db.harnessVersion.findUnique({
+      where: { id: input.id },
+      select: {
+        ...harnessVersionSelect,
+        harness: { select: { id: true, name: true, bridge: true, taskId: true, status: true } },
+      },
+    });
+    if (!v) throw new NotFoundError(`harness version '${input.id}' not found`);
+    return v;
+  }),
+
+  /**
+   * Builds the stack once (bridges, tasks, hook compilation) and reports the first problem as data,
+   * with the hook's line and column, so the editor can point at it.
+   */
+  check: publicProcedure.input(z.object({ spec: z.unknown() })).mutation(async ({ input }) => {
+    try {
+      const harness = await createHarness(parseSpec(input.spec));
+      await harness.close();
+      return { ok: true as const };
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      return {
+        ok: false as const,
+        kind: e.name,
+        message: e.message,
+        ...(e instanceof HarnessCodeError
+          ? { hook: e.hook ?? null, line: e.line ?? null, column: e.column ?? null }
+          : {}),
+      };
+    }
+  }),
+
+  /** A person's decision on a candidate version; recorded with who and why, shown in history. */
+  decide: publicProcedure
+    .input(
+      z.object({
+        harnessVersionId: z.string().min(1),
+        decision: z.enum(['approve', 'reject']),
+        reason: z.string().trim().max(2000).default(''),
+      }),
+    )
+    .mutation(async ({ input, ctx }) => {
+      const db = await getDb();
+      const version = await db.harnessVersion.findUnique({
+        where: { id: input.harnessVersionId },
+        select: { id: true, harnessId: true },
+      });
+      if (!version)
+        throw new NotFoundError(`harness version '${input.harnessVersionId}' not found`);
+      const [approval] = await db.$transaction([
+        db.approval.create({
+          data: {
+            harnessVersionId: version.id,
+            decision: input.decision,
+            reason: input.reason,
+            by: ctx.user.id,
+          },
+          select: { id: true, decision: true, reason: true, by: true, at: true },
+        }),
+        db.harness.update({
+          where: { id: version.harnessId },
+          data: { status: input.decision === 'approve' ? 'approved' : 'rejected' },
+        }),
+      ]);
+      return approval;
+    }),
+});
