@@ -13,7 +13,7 @@ import type {
 } from '../../bridges/core/types.ts';
 import type { HarnessNode, HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
-import type { AgentSession, Policy } from '../policies/types.ts';
+import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
 import { costAwareReward, MALFORMED_ACTION_NAME, resolveRewardParams } from './reward.ts';
 import {
   DEFAULT_INVALID_LOOP_LIMIT,
@@ -104,6 +104,29 @@ async function guard<T>(origin: 'harness' | 'policy', fn: () => Promise<T> | T):
   }
 }
 
+/** An agent-side meta-action (EvoHarness bpe): recorded as a step, never sent to the environment. */
+function metaStep(
+  index: number,
+  decision: Extract<PolicyDecision, { kind: 'meta' }>,
+  info: StepInfo,
+): StepRecord {
+  return {
+    index,
+    action: decision.action,
+    executedAction: null,
+    rawObservation: null,
+    observation: decision.observation,
+    reward: 0,
+    terminated: false,
+    truncated: false,
+    // The environment did not move: keep its info (admissible commands) for the next decision.
+    info: decision.invalid ? { ...info, invalid: true } : { ...info, invalid: false },
+    invalid: decision.invalid,
+    changes: [],
+    meta: decision.meta,
+  };
+}
+
 function malformedStep(index: number, raw: string, reason: string, info: StepInfo): StepRecord {
   const observation: Observation = { text: `Invalid action: ${reason}` };
   return {
@@ -180,9 +203,12 @@ export async function runEpisodeWith(
     let observation = reset.observation;
     let info = reset.info;
     let consecutiveInvalid = 0;
+    // Budget spent: 1 per step, except meta-actions that declare a lower cost (bpe `metaCost`).
+    // Free steps are bounded too, so a policy cannot loop on them forever.
+    let budgetUsed = 0;
     let stop: FailureCategory | 'terminated' = 'step_budget_exhausted';
     while (true) {
-      if (trajectory.length >= maxSteps) {
+      if (budgetUsed >= maxSteps || trajectory.length >= 2 * maxSteps) {
         stop = 'step_budget_exhausted';
         break;
       }
@@ -194,11 +220,14 @@ export async function runEpisodeWith(
       let record: StepRecord;
       if (decision.kind === 'invalid') {
         record = malformedStep(trajectory.length, decision.raw, decision.reason, info);
+      } else if (decision.kind === 'meta') {
+        record = metaStep(trajectory.length, decision, info);
       } else {
         const result = await guard('harness', () => h.step(decision.action));
         record = { ...result.record, index: trajectory.length };
       }
       trajectory.push(record);
+      budgetUsed += decision.kind === 'meta' ? Math.min(1, Math.max(0, decision.cost ?? 1)) : 1;
       envReward += record.reward;
       observation = record.observation;
       info = record.info;

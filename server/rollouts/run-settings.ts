@@ -1,4 +1,5 @@
 // A run's episode settings as stored on the Run row, turned into episode inputs.
+import type { Json } from '../../bridges/core/types.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { rolloutDb } from './db.ts';
 import type { ClaimedEpisode } from './recorder.ts';
@@ -11,7 +12,10 @@ export interface RunSettings {
   maxSteps: number;
   concurrency: number | null;
   /** Reward parameters, plus the run's invalid-action loop limit (stored beside them). */
-  rewardParams: Partial<RewardParams> & { invalidLoopLimit?: number };
+  rewardParams: Partial<RewardParams> & {
+    invalidLoopLimit?: number;
+    policyOptions?: Record<string, Json>;
+  };
 }
 
 export async function loadRunSettings(runId: string): Promise<RunSettings> {
@@ -41,7 +45,7 @@ export function episodeInput(
   run: RunSettings,
   claimed: Pick<ClaimedEpisode, 'taskId' | 'seed'>,
 ): EpisodeInput {
-  const { invalidLoopLimit, ...rewardParams } = run.rewardParams;
+  const { invalidLoopLimit, policyOptions, ...rewardParams } = run.rewardParams;
   return {
     spec: run.spec,
     taskId: claimed.taskId,
@@ -50,5 +54,6 @@ export function episodeInput(
     maxSteps: run.maxSteps,
     rewardParams,
     ...(invalidLoopLimit !== undefined ? { invalidLoopLimit } : {}),
+    ...(policyOptions !== undefined ? { policyOptions } : {}),
   };
 }

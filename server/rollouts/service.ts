@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { config } from '../config.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
-import { type HarnessSpec, HarnessSpecSchema } from '../harness/spec.ts';
+import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { rolloutDb } from './db.ts';
 import { rolloutEngine } from './engine.ts';
@@ -48,6 +48,8 @@ export const LaunchRunInputSchema = z.object({
   invalidLoopLimit: z.number().int().min(1).max(10_000).optional(),
   projectId: z.string().optional(),
   createdBy: z.string().optional(),
+  /** Handed to the policy (PolicyContext.options), e.g. skill tags; stored with the run's settings. */
+  policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
 });
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
 
@@ -94,6 +96,7 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
   const rewardParams = {
     ...(input.rewardParams ?? {}),
     ...(input.invalidLoopLimit !== undefined ? { invalidLoopLimit: input.invalidLoopLimit } : {}),
+    ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
   };
   const runId = await db.$transaction(async (tx) => {
     const run = await tx.run.create({

@@ -7,4 +7,10 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./check.ts'),
   step: () => import('./step.ts'),
   play: () => import('./play.ts'),
+  rollout: () => import('./rollout.ts'),
+  policies: () => import('./policies.ts'),
+  runs: () => import('./runs.ts'),
+  show: () => import('./show.ts'),
+  export: () => import('./export.ts'),
+  worker: () => import('./worker.ts'),
 };

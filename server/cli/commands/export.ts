@@ -1,0 +1,39 @@
+import { createWriteStream } from 'node:fs';
+import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import { exportRun } from '../../rollouts/index.ts';
+import { type Command, stringOption, UsageError } from '../command.ts';
+
+export const command: Command = {
+  name: 'export',
+  summary: 'Export a run as JSON Lines: one episode per line with its whole trajectory.',
+  usage: 'harness export --run <runId> [--format jsonl] [--out FILE]',
+  options: { run: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
+  async run({ values, io }) {
+    const runId = stringOption(values, 'run');
+    if (!runId) throw new UsageError('--run is required');
+    const format = stringOption(values, 'format') ?? 'jsonl';
+    if (format !== 'jsonl') throw new UsageError(`--format must be jsonl, got '${format}'`);
+    const outPath = stringOption(values, 'out');
+    const file = outPath ? createWriteStream(outPath) : undefined;
+    try {
+      let n = 0;
+      for await (const episode of exportRun(runId)) {
+        const line = `${JSON.stringify(episode)}\n`;
+        if (file) {
+          if (!file.write(line)) await new Promise<void>((r) => file.once('drain', () => r()));
+        } else io.out(line);
+        n += 1;
+      }
+      if (file) {
+        await new Promise<void>((resolve, reject) =>
+          file.end((err?: Error | null) => (err ? reject(err) : resolve())),
+        );
+        io.err(`${n} episodes written to ${outPath}\n`);
+      }
+      return 0;
+    } finally {
+      file?.destroy();
+      await closeRolloutResources();
+    }
+  },
+};
