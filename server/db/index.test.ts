@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,9 @@ describe('getDb (embedded default)', () => {
 
     await closeDb();
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    const again = await openDb({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+    expect(again.applied).toEqual([]);
+    await again.close();
     const reopened = await getDb();
     expect(reopened).not.toBe(a);
     expect((await reopened.harness.findUniqueOrThrow({ where: { id: h.id } })).name).toBe('kept');
@@ -40,7 +43,6 @@ describe('getDb (embedded default)', () => {
     const dir = path.join(dataDir, 'other');
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
-      const { writeFileSync, mkdirSync } = await import('node:fs');
       mkdirSync(dir, { recursive: true });
       writeFileSync(`${dir}.lock`, String(child.pid));
       await expect(openDb({ kind: 'pglite', dir })).rejects.toThrow(
@@ -54,6 +56,14 @@ describe('getDb (embedded default)', () => {
     expect(await handle.db.run.count()).toBe(0);
     await handle.close();
     expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it('refuses a folder that holds something other than a PGlite database', async () => {
+    const dir = path.join(dataDir, 'not-a-db');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+    await expect(openDb({ kind: 'pglite', dir })).rejects.toThrow(/not empty/);
+    expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {

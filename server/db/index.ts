@@ -1,13 +1,28 @@
 // The database: embedded PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. One
 // Prisma schema and client for both; pending migrations are applied whenever a database is opened.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
-import { applyMigrations, loadMigrations, migrationsFingerprint } from './migrate.ts';
+import {
+  applyMigrations,
+  loadMigrations,
+  migrationsFingerprint,
+  migrationsUpToDate,
+} from './migrate.ts';
 import { freshPGlite } from './pglite.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
 
@@ -45,22 +60,39 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
   const release = dir ? lockEmbeddedFolder(dir) : () => {};
   let pglite: PGlite | undefined;
   try {
+    // A new database (in memory, or a folder never initialised) starts as a copy of a cached,
+    // already migrated cluster when there is one: no initdb, no migration run.
+    let prepared: string[] = [];
+    const isNew = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
     let applied: string[];
-    if (dir) {
-      pglite = new PGlite(dir);
-      await pglite.waitReady;
-      applied = await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
-    } else {
-      // In memory (tests, tools): start from a cached, already migrated copy when there is one.
-      let prepared: string[] = [];
-      const fresh = await freshPGlite({
-        key: migrationsFingerprint(),
-        prepare: async (db) => {
-          prepared = await applyMigrations({ factory: new PGliteMigrationFactory(db) });
+    if (isNew) {
+      if (dir) {
+        if (readdirSync(dir).length > 0) {
+          throw new Error(`${dir} is not empty and holds no PGlite database; refusing to use it`);
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const fresh = await freshPGlite(
+        {
+          key: migrationsFingerprint(),
+          prepare: async (db) => {
+            prepared = await applyMigrations({ factory: new PGliteMigrationFactory(db) });
+          },
         },
-      });
+        dir,
+      );
       pglite = fresh.db;
       applied = fresh.fromTemplate ? migrationNames() : prepared;
+    } else {
+      const instance = new PGlite(dir);
+      pglite = instance;
+      await instance.waitReady;
+      const upToDate = await migrationsUpToDate(
+        async (sql) => (await instance.query<Record<string, unknown>>(sql)).rows,
+      );
+      applied = upToDate
+        ? []
+        : await applyMigrations({ factory: new PGliteMigrationFactory(instance) });
     }
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const instance = pglite;
@@ -85,7 +117,15 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
 }
 
 async function openPostgres(url: string): Promise<DbHandle> {
-  const applied = await applyMigrations({ factory: new PgMigrationFactory(url) });
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  let upToDate: boolean;
+  try {
+    upToDate = await migrationsUpToDate(async (sql) => (await probe.query(sql)).rows);
+  } finally {
+    await probe.end();
+  }
+  const applied = upToDate ? [] : await applyMigrations({ factory: new PgMigrationFactory(url) });
   const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
   let closed = false;
   return {

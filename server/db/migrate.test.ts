@@ -18,6 +18,7 @@ import {
   MigrationError,
   migrationFolderName,
   migrationStatus,
+  migrationsUpToDate,
   pendingSchemaDiff,
   readSchema,
 } from './migrate.ts';
@@ -121,6 +122,30 @@ describe('migrations', () => {
       await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
       const after = await migrationStatus({ factory: new PGliteMigrationFactory(pglite) });
       expect(after).toEqual({ applied: true, pending: [], edited: [], failed: [] });
+    } finally {
+      await pglite.close();
+    }
+  });
+
+  it('are seen as up to date only when every folder migration is recorded with its checksum', async () => {
+    const { db: pglite } = await freshPGlite();
+    const query = async (sql: string) => (await pglite.query<Record<string, unknown>>(sql)).rows;
+    try {
+      expect(await migrationsUpToDate(query)).toBe(false);
+      await applyMigrations({ factory: new PGliteMigrationFactory(pglite) });
+      expect(await migrationsUpToDate(query)).toBe(true);
+
+      const extra = tmpMigrations();
+      const name = migrationFolderName('later', new Date(Date.UTC(2031, 0, 1)));
+      mkdirSync(path.join(extra, name));
+      writeFileSync(path.join(extra, name, 'migration.sql'), 'SELECT 1;\n');
+      expect(await migrationsUpToDate(query, extra)).toBe(false);
+
+      const edited = tmpMigrations();
+      const first = readdirSync(edited).find((n) => n !== 'migration_lock.toml')!;
+      const file = path.join(edited, first, 'migration.sql');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\n-- edited\n`);
+      expect(await migrationsUpToDate(query, edited)).toBe(false);
     } finally {
       await pglite.close();
     }

@@ -70,9 +70,41 @@ export function migrationsFingerprint(dir = MIGRATIONS_DIR): string {
   const h = createHash('sha256');
   for (const m of loadMigrations(dir).migrationDirectories) {
     const c = m.migrationFile.content;
-    h.update(`${m.path}\n${c.tag === 'ok' ? c.value : ''}\n`);
+    h.update(`${m.path}\n${c.tag === 'ok' ? checksum(c.value) : ''}\n`);
   }
   return h.digest('hex');
+}
+
+/** Runs one SQL query on the database being opened (no parameters needed here). */
+export type QueryRows = (sql: string) => Promise<Record<string, unknown>[]>;
+
+function checksum(script: string): string {
+  return createHash('sha256').update(script).digest('hex');
+}
+
+/**
+ * True when `_prisma_migrations` already records every migration of the folder as applied, with the
+ * same checksum, and nothing failed — the engine would then do nothing, so opening a database skips
+ * loading it (most starts of the server and the CLI). Anything else goes to the engine.
+ */
+export async function migrationsUpToDate(query: QueryRows, dir = MIGRATIONS_DIR): Promise<boolean> {
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await query(
+      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations',
+    );
+  } catch {
+    return false;
+  }
+  const live = rows.filter((r) => r.rolled_back_at === null);
+  if (live.some((r) => r.finished_at === null)) return false;
+  const applied = new Map(live.map((r) => [String(r.migration_name), String(r.checksum)]));
+  const folder = loadMigrations(dir).migrationDirectories;
+  if (applied.size !== folder.length) return false;
+  return folder.every((m) => {
+    const c = m.migrationFile.content;
+    return c.tag === 'ok' && applied.get(m.path) === checksum(c.value);
+  });
 }
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };

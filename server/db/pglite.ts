@@ -3,7 +3,7 @@
 // idea. Templates are cached in memory and, keyed by PGlite version (and migrations), in the OS temp
 // folder so every test process and tool reuses them. Used for test databases and shadow databases.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,14 +53,20 @@ async function writeTemplate(key: string, db: PGlite): Promise<Blob> {
   return dump;
 }
 
-/**
- * A new in-memory PGlite. With a `template` key, it starts as a copy of the cluster that `prepare`
- * produced the first time that key was seen (e.g. migrations applied); `prepare` runs only then.
- */
-export async function freshPGlite(template?: {
+export interface Template {
   key: string;
   prepare: (db: PGlite) => Promise<void>;
-}): Promise<{ db: PGlite; fromTemplate: boolean }> {
+}
+
+/**
+ * A new PGlite, in memory or in a new folder `dataDir`. With a `template`, it starts as a copy of the
+ * cluster that `prepare` produced the first time that key was seen (e.g. migrations applied);
+ * `prepare` runs only then, on the instance that is returned (`fromTemplate: false`).
+ */
+export async function freshPGlite(
+  template?: Template,
+  dataDir?: string,
+): Promise<{ db: PGlite; fromTemplate: boolean }> {
   const key = template ? `migrated:${template.key}` : 'empty';
   let cached = memory.get(key);
   if (!cached) {
@@ -70,14 +76,18 @@ export async function freshPGlite(template?: {
   const blob = await cached.catch(() => undefined);
   if (blob) {
     try {
-      const db = new PGlite({ loadDataDir: blob });
+      const db = new PGlite({ dataDir, loadDataDir: blob });
       await db.waitReady;
       return { db, fromTemplate: true };
     } catch {
       memory.delete(key);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  const base = template ? (await freshPGlite()).db : new PGlite();
+  let base: PGlite;
+  if (dataDir) base = new PGlite(dataDir);
+  else if (template) base = (await freshPGlite()).db;
+  else base = new PGlite();
   await base.waitReady;
   try {
     if (template) await template.prepare(base);
