@@ -63,6 +63,8 @@ export const CLEANABLE = actionSet('Cleanable');
 export const HEATABLE = actionSet('Heatable');
 export const COOLABLE = actionSet('Coolable');
 export const SLICEABLE = actionSet('Sliceable');
+/** ALFWorld's receptacle objects (isReceptacleObject): examine shows `This is a normal <o>. In it, …`. */
+export const RECEPTACLE_OBJECTS: ReadonlySet<string> = new Set(raw.MOVABLE_RECEPTACLES as string[]);
 export const TOGGLEABLE = actionSet('Toggleable');
 /** Objects a slice command accepts as the blade (ALFWorld slices with a Knife or ButterKnife). */
 export const SLICERS: ReadonlySet<string> = new Set(['Knife', 'ButterKnife']);

@@ -39,7 +39,7 @@ describe('reset', () => {
     expect(reset.info.admissibleCommands).toContain('look');
     expect(
       reset.info.admissibleCommands?.every(
-        (c) => c.startsWith('go to ') || c === 'inventory' || c === 'look',
+        (c) => c.startsWith('go to ') || ['help', 'inventory', 'look'].includes(c),
       ),
     ).toBe(true);
   });

@@ -1,15 +1,61 @@
 // The household simulator: ALFWorld's command grammar, preconditions (its PDDL domain), feedback
 // strings and goal conditions over a plain SimState. Hot path: a step is one parse, one mutation and
 // one admissible-command list, with every fixed string precomputed per episode.
-import { CLEANABLE, COOLABLE, canHold, HEATABLE, SLICEABLE, SLICERS } from './data.ts';
+import {
+  CLEANABLE,
+  COOLABLE,
+  canHold,
+  HEATABLE,
+  RECEPTACLE_OBJECTS,
+  SLICEABLE,
+  SLICERS,
+} from './data.ts';
 import type { Dialect, HouseholdStateView, SimObject, SimReceptacle, SimState } from './state.ts';
 import type { HouseholdTask } from './tasks.ts';
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
 export const WELCOME = '-= Welcome to TextWorld, ALFRED! =-';
 
-export function article(name: string): string {
-  return /^[aeiou]/.test(name) ? 'an' : 'a';
+/**
+ * ALFWorld prints every indefinite article as `a` ("a apple 1", "a egg 2"): its game files set each
+ * entity's `indefinite` to "a". Kept so, since agents and prompts are tuned on that text.
+ */
+export function article(_name: string): string {
+  return 'a';
+}
+
+/** ALFWorld's `help` feedback (alfred.twl2), with the placing line of the active dialect. */
+export function helpText(dialect: Dialect): string {
+  const place =
+    dialect === 'move'
+      ? '  move (object) to (receptacle):  place an object in or on a receptacle\n'
+      : '  put (object) in/on (receptacle): put an object in or on a receptacle\n';
+  return (
+    '\nAvailable commands:\n' +
+    '  look:                             look around your current location\n' +
+    '  inventory:                        check your current inventory\n' +
+    '  go to (receptacle):               move to a receptacle\n' +
+    '  open (receptacle):                open a receptacle\n' +
+    '  close (receptacle):               close a receptacle\n' +
+    '  take (object) from (receptacle):  take an object from a receptacle\n' +
+    place +
+    '  examine (something):              examine a receptacle or an object\n' +
+    '  use (object):                     use an object\n' +
+    '  heat (object) with (receptacle):  heat an object using a receptacle\n' +
+    '  clean (object) with (receptacle): clean an object using a receptacle\n' +
+    '  cool (object) with (receptacle):  cool an object using a receptacle\n' +
+    '  slice (object) with (object):     slice an object using a sharp object\n'
+  );
+}
+
+/** ALFWorld lists entities by type name, and within a type from the highest number down. */
+function listingOrder(a: string, b: string): number {
+  const sa = a.lastIndexOf(' ');
+  const sb = b.lastIndexOf(' ');
+  const ta = a.slice(0, sa);
+  const tb = b.slice(0, sb);
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return Number(b.slice(sb + 1)) - Number(a.slice(sa + 1));
 }
 
 /** ALFWorld's list join: `a x`, `a x, and a y`, `a x, a y, and a z`; empty -> `nothing`. */
@@ -40,8 +86,12 @@ function split2(text: string, sep: string): [string, string] {
 export class HouseholdSim {
   readonly names = new Map<string, Entity>();
   private readonly aNames: string[];
-  private readonly goCmds: string[];
+  /** Position of each object in ALFWorld's listing order. */
+  private readonly rank: number[];
+  /** `go to <r>` commands in admissible-list (string) order, with their receptacle index. */
+  private readonly goCmds: { cmd: string; index: number }[];
   private readonly roomText: string;
+  private readonly help: string;
   /**
    * The receptacle and object part of the view, frozen and shared until the world changes: hooks may
    * read the view several times a step, and `go to` (the commonest command) leaves it untouched.
@@ -61,16 +111,32 @@ export class HouseholdSim {
       this.names.set(o.name, { kind: 'o', index });
     });
     this.aNames = s.objs.map((o) => `${article(o.name)} ${o.name}`);
-    this.goCmds = s.recs.map((r) => `go to ${r.name}`);
+    this.rank = new Array<number>(s.objs.length);
+    s.objs
+      .map((o, i) => ({ name: o.name, i }))
+      .sort((a, b) => listingOrder(a.name, b.name))
+      .forEach((o, position) => {
+        this.rank[o.i] = position;
+      });
+    this.goCmds = s.recs
+      .map((r, index) => ({ cmd: `go to ${r.name}`, index }))
+      .sort((a, b) => (a.cmd < b.cmd ? -1 : a.cmd > b.cmd ? 1 : 0));
+    const roomList = s.recs.map((r) => r.name).sort(listingOrder);
     this.roomText = `You are in the middle of a room. Looking quickly around you, you see ${joinList(
-      s.recs.map((r) => `${article(r.name)} ${r.name}`),
+      roomList.map((name) => `${article(name)} ${name}`),
     )}.`;
+    this.help = helpText(dialect);
   }
 
   // ---- texts -------------------------------------------------------------------------------
 
   private listOf(indices: readonly number[]): string {
-    return joinList(indices.map((i) => this.aNames[i] as string));
+    const rank = this.rank;
+    const sorted =
+      indices.length > 1
+        ? [...indices].sort((a, b) => (rank[a] as number) - (rank[b] as number))
+        : indices;
+    return joinList(sorted.map((i) => this.aNames[i] as string));
   }
 
   examineReceptacle(r: SimReceptacle): string {
@@ -82,16 +148,23 @@ export class HouseholdSim {
     return `On the ${r.name}, you see ${this.listOf(r.contents)}.`;
   }
 
+  /** alfred.twl2 `examineObject.feedback`, rule by rule in its order. */
   examineObject(o: SimObject): string {
-    if (o.toggleable) return `This ${o.name} is ${o.on ? 'on' : 'off'}.`;
-    const adjectives: string[] = [];
-    if (o.hot) adjectives.push('hot');
-    if (o.cool) adjectives.push('cold');
-    if (o.clean) adjectives.push('clean');
-    let desc = adjectives.join(' and ');
-    if (o.sliced) desc = desc ? `${desc} sliced` : 'sliced';
-    if (!desc) return `There's nothing special about ${o.name}.`;
-    return `This is ${article(desc)} ${desc} ${o.name}.`;
+    const n = o.name;
+    if (RECEPTACLE_OBJECTS.has(o.type)) return `This is a normal ${n}. In it, you see nothing.`;
+    if (o.clean && o.hot && o.sliced) return `This is a hot and clean sliced ${n}.`;
+    if (o.clean && o.cool && o.sliced) return `This is a cool and clean sliced ${n}.`;
+    if (o.clean && o.sliced) return `This is a clean sliced ${n}.`;
+    if (o.hot && o.sliced) return `This is a hot sliced ${n}.`;
+    if (o.cool && o.sliced) return `This is a cool sliced ${n}.`;
+    if (o.clean && o.hot) return `This is a hot and clean ${n}.`;
+    if (o.clean && o.cool) return `This is a cool and clean ${n}.`;
+    if (o.hot) return `This is a hot ${n}.`;
+    if (o.clean) return `This is a clean ${n}.`;
+    if (o.cool) return `This is a cold ${n}.`;
+    if (o.toggleable) return `This ${n} is ${o.on ? 'on' : 'off'}.`;
+    if (o.sliced) return `This is a sliced ${n}.`;
+    return `There's nothing special about ${n}.`;
   }
 
   lookText(): string {
@@ -102,7 +175,7 @@ export class HouseholdSim {
 
   inventoryText(): string {
     const h = this.s.holding;
-    return h < 0 ? 'You are not carrying anything.' : `You are carrying: [${this.aNames[h]}].`;
+    return h < 0 ? 'You are not carrying anything.' : `You are carrying: ${this.aNames[h]}.`;
   }
 
   welcomeText(): string {
@@ -141,6 +214,7 @@ export class HouseholdSim {
     const cmd = raw.trim().toLowerCase().replace(/\s+/g, ' ');
     if (cmd === 'look') return ok(this.lookText());
     if (cmd === 'inventory') return ok(this.inventoryText());
+    if (cmd === 'help') return ok(this.help);
     const space = cmd.indexOf(' ');
     if (space < 0) return FAIL;
     const verb = cmd.slice(0, space);
@@ -246,9 +320,11 @@ export class HouseholdSim {
     const obj = this.s.objs[o] as SimObject;
     if (!obj.toggleable)
       return { text: `You don't see any switch on the ${obj.name}.`, invalid: true };
-    obj.on = !obj.on;
+    // ALFWorld's ToggleObject sets isToggled, which never resets, and its feedback reads that flag:
+    // every use reports "You turn on", and a lamp once switched on stays on.
+    obj.on = true;
     this.world = undefined;
-    return ok(`You turn ${obj.on ? 'on' : 'off'} the ${obj.name}.`);
+    return ok(`You turn on the ${obj.name}.`);
   }
 
   private treat(verb: 'heat' | 'cool' | 'clean', objName: string, recName: string): ExecResult {
@@ -280,7 +356,8 @@ export class HouseholdSim {
     if (o < 0 || k < 0 || s.holding !== k || o === k || !this.atHand(o)) return FAIL;
     const obj = s.objs[o] as SimObject;
     const knife = s.objs[k] as SimObject;
-    if (!SLICERS.has(knife.type) || !SLICEABLE.has(obj.type) || obj.sliced) return FAIL;
+    // As in ALFWorld's SliceObject, slicing again is allowed (and changes nothing).
+    if (!SLICERS.has(knife.type) || !SLICEABLE.has(obj.type)) return FAIL;
     obj.sliced = true;
     this.world = undefined;
     return ok(`You sliced the ${obj.name} with the ${knife.name}.`);
@@ -297,59 +374,71 @@ export class HouseholdSim {
     return this.atHand(e.index) ? ok(this.examineObject(s.objs[e.index] as SimObject)) : FAIL;
   }
 
-  /** Every command whose preconditions hold now, plus look and inventory (ALFWorld's list). */
+  /**
+   * Every command whose preconditions hold now, plus help, inventory and look — sorted as ALFWorld
+   * (TextWorld) sorts them. The `go to` part is presorted; only the few others are sorted per step.
+   */
   admissible(): string[] {
     const s = this.s;
     const at = s.agentLoc;
-    const out: string[] = [];
-    for (let i = 0; i < this.goCmds.length; i++) if (i !== at) out.push(this.goCmds[i] as string);
+    const extras: string[] = ['help', 'inventory', 'look'];
     const here = s.recs[at];
     const h = s.holding;
     const held = s.objs[h];
+    if (held) extras.push(`examine ${held.name}`);
     if (here) {
       const visible = this.visible(here);
-      if (here.openable) out.push(`${here.open ? 'close' : 'open'} ${here.name}`);
+      extras.push(`examine ${here.name}`);
+      if (here.openable) extras.push(`${here.open ? 'close' : 'open'} ${here.name}`);
+      for (const o of here.contents) {
+        const obj = s.objs[o] as SimObject;
+        if (obj.toggleable) extras.push(`use ${obj.name}`);
+      }
+      for (const o of here.nextTo) {
+        const obj = s.objs[o] as SimObject;
+        if (obj.toggleable) extras.push(`use ${obj.name}`);
+      }
       if (visible) {
         if (h < 0) {
           for (const o of here.contents) {
             const obj = s.objs[o] as SimObject;
-            if (obj.pickable) out.push(`take ${obj.name} from ${here.name}`);
+            if (obj.pickable) extras.push(`take ${obj.name} from ${here.name}`);
           }
         } else if (held && canHold(here.type, held.type)) {
-          out.push(
+          extras.push(
             this.dialect === 'move'
               ? `move ${held.name} to ${here.name}`
               : `put ${held.name} in/on ${here.name}`,
           );
         }
-        for (const o of here.contents) {
-          const obj = s.objs[o] as SimObject;
-          if (obj.toggleable) out.push(`use ${obj.name}`);
-        }
-      }
-      for (const o of here.nextTo) {
-        const obj = s.objs[o] as SimObject;
-        if (obj.toggleable) out.push(`use ${obj.name}`);
       }
       if (held) {
-        if (here.type === 'Microwave' && HEATABLE.has(held.type))
-          out.push(`heat ${held.name} with ${here.name}`);
-        if (here.type === 'Fridge' && COOLABLE.has(held.type))
-          out.push(`cool ${held.name} with ${here.name}`);
-        if (here.type === 'SinkBasin' && CLEANABLE.has(held.type))
-          out.push(`clean ${held.name} with ${here.name}`);
+        if (here.type === 'Microwave' && HEATABLE.has(held.type)) {
+          extras.push(`heat ${held.name} with ${here.name}`);
+        }
+        if (here.type === 'Fridge' && COOLABLE.has(held.type)) {
+          extras.push(`cool ${held.name} with ${here.name}`);
+        }
+        if (here.type === 'SinkBasin' && CLEANABLE.has(held.type)) {
+          extras.push(`clean ${held.name} with ${here.name}`);
+        }
         if (visible && SLICERS.has(held.type)) {
           for (const o of here.contents) {
             const obj = s.objs[o] as SimObject;
-            if (SLICEABLE.has(obj.type) && !obj.sliced)
-              out.push(`slice ${obj.name} with ${held.name}`);
+            if (SLICEABLE.has(obj.type)) extras.push(`slice ${obj.name} with ${held.name}`);
           }
         }
       }
-      out.push(`examine ${here.name}`);
     }
-    if (held) out.push(`examine ${held.name}`);
-    out.push('inventory', 'look');
+    extras.sort();
+    const out: string[] = [];
+    let j = 0;
+    for (const go of this.goCmds) {
+      if (go.index === at) continue;
+      while (j < extras.length && (extras[j] as string) < go.cmd) out.push(extras[j++] as string);
+      out.push(go.cmd);
+    }
+    while (j < extras.length) out.push(extras[j++] as string);
     return out;
   }
 
