@@ -118,6 +118,13 @@ export class HouseholdSim {
       .forEach((o, position) => {
         this.rank[o.i] = position;
       });
+    // Contents are kept in listing order (inserted in place on every move), so texts never sort.
+    const byRank = (a: number, b: number): number =>
+      (this.rank[a] as number) - (this.rank[b] as number);
+    for (const r of s.recs) {
+      r.contents.sort(byRank);
+      r.nextTo.sort(byRank);
+    }
     this.goCmds = s.recs
       .map((r, index) => ({ cmd: `go to ${r.name}`, index }))
       .sort((a, b) => (a.cmd < b.cmd ? -1 : a.cmd > b.cmd ? 1 : 0));
@@ -131,12 +138,7 @@ export class HouseholdSim {
   // ---- texts -------------------------------------------------------------------------------
 
   private listOf(indices: readonly number[]): string {
-    const rank = this.rank;
-    const sorted =
-      indices.length > 1
-        ? [...indices].sort((a, b) => (rank[a] as number) - (rank[b] as number))
-        : indices;
-    return joinList(sorted.map((i) => this.aNames[i] as string));
+    return joinList(indices.map((i) => this.aNames[i] as string));
   }
 
   examineReceptacle(r: SimReceptacle): string {
@@ -303,7 +305,10 @@ export class HouseholdSim {
     if (!here || r !== s.agentLoc || o < 0 || s.holding !== o || !this.visible(here)) return FAIL;
     const obj = s.objs[o] as SimObject;
     if (!canHold(here.type, obj.type)) return FAIL;
-    here.contents.push(o);
+    const rank = this.rank[o] as number;
+    let at = here.contents.length;
+    while (at > 0 && (this.rank[here.contents[at - 1] as number] as number) > rank) at--;
+    here.contents.splice(at, 0, o);
     obj.loc = r;
     this.world = undefined;
     s.holding = -1;
