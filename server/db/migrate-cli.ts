@@ -2,7 +2,7 @@
 // (author a migration from the schema diff, on PGlite), `db:status` style checks.
 // Exits explicitly: the wasm schema engine and PGlite can hold the event loop open.
 import { PGlite } from '@electric-sql/pglite';
-import { closeDb, configuredTarget, getDb, lockEmbeddedFolder } from './index.ts';
+import { configuredTarget, lockEmbeddedFolder, openDb } from './index.ts';
 import { createMigration, migrationStatus, pendingSchemaDiff } from './migrate.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
 
@@ -16,9 +16,18 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'apply': {
-      await getDb();
-      await closeDb();
-      console.log('database is up to date');
+      const target = configuredTarget();
+      const handle = await openDb(target);
+      await handle.close();
+      const where =
+        target.kind === 'postgres'
+          ? 'PostgreSQL (DATABASE_URL)'
+          : `PGlite in ${'dir' in target ? target.dir : 'memory'}`;
+      console.log(
+        handle.applied.length
+          ? `applied ${handle.applied.join(', ')} to ${where}`
+          : `${where} is up to date`,
+      );
       return 0;
     }
     case 'create': {
