@@ -1,6 +1,8 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import type { Action } from '../../../bridges/core/types.ts';
+import { createHarness } from '../../harness/index.ts';
 import { rolloutDb } from '../../rollouts/db.ts';
 import { firstBase } from '../../rollouts/episode.ts';
 import {
@@ -166,6 +168,31 @@ export const runsRouter = router({
         ...(signal ? { signal } : {}),
       })) {
         yield tracked(event.id, event);
+      }
+    }),
+
+  /**
+   * The state view after step `step` (or after reset when -1). Runs record no per-step state by
+   * default, so it is rebuilt deterministically: same spec, task and seed, the agent's actions replayed.
+   */
+  stateAt: publicProcedure
+    .input(z.object({ episodeId: z.string().min(1), step: z.number().int().min(-1) }))
+    .query(async ({ input }) => {
+      const episode = await getEpisode(input.episodeId);
+      const run = await getRunSummary(episode.runId);
+      const db = await rolloutDb();
+      const rows = await db.step.findMany({
+        where: { episodeId: input.episodeId, index: { lte: input.step } },
+        orderBy: { index: 'asc' },
+        select: { action: true },
+      });
+      const harness = await createHarness(run.spec);
+      try {
+        await harness.reset({ seed: episode.seed, taskId: episode.taskId });
+        for (const row of rows) await harness.step(row.action as unknown as Action);
+        return { step: input.step, state: harness.getEnvState() };
+      } finally {
+        await harness.close();
       }
     }),
 

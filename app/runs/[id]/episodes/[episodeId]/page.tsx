@@ -1,0 +1,15 @@
+import { Suspense } from 'react';
+import { TrajectoryViewer } from '../../../../../components/trajectory/trajectory-viewer.tsx';
+
+export default async function EpisodePage({
+  params,
+}: {
+  params: Promise<{ id: string; episodeId: string }>;
+}) {
+  const { id, episodeId } = await params;
+  return (
+    <Suspense>
+      <TrajectoryViewer runId={id} episodeId={episodeId} />
+    </Suspense>
+  );
+}

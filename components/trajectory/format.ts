@@ -1,0 +1,19 @@
+import type { Action, Json } from '../../bridges/core/types.ts';
+
+/** One line for an action: a text tool shows its text, other tools a compact call. */
+export function actionText(action: Action | null | undefined): string {
+  if (!action) return '—';
+  const values = Object.values(action.args);
+  if (values.length === 1 && typeof values[0] === 'string') return values[0];
+  const args = Object.entries(action.args)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+  return `${action.name}(${args})`;
+}
+
+export function sameJson(
+  a: Json | Action | null | undefined,
+  b: Json | Action | null | undefined,
+): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
