@@ -3,6 +3,7 @@
 // registerPolicyResolver without editing this file.
 import { config } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
+import { bpeResolver } from './bpe/index.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
@@ -63,3 +64,10 @@ export function getPolicy(id: string): Policy {
   }
   throw new NotFoundError(`unknown policy '${id}' (see \`harness policies\`)`);
 }
+
+// EvoHarness's bpe(<policy>) wrapper (server/policies/bpe) resolves its inner policy through getPolicy.
+registerPolicyResolver(
+  bpeResolver(getPolicy, (bridge) =>
+    scripted.map((p) => p.descriptor).filter((d) => !bridge || !d.bridge || d.bridge === bridge),
+  ),
+);

@@ -23,9 +23,22 @@ export interface PolicyContext {
 
 export type PolicyDecision =
   /** Take an environment action. */
-  | { kind: 'act'; action: Action; note?: string }
+  | { kind: 'act'; action: Action; note?: string; meta?: Json }
   /** The model produced something that is not a valid tool call: counted as an invalid action. */
   | { kind: 'invalid'; raw: string; reason: string }
+  /**
+   * An agent-side harness action (EvoHarness meta-action, e.g. `recall[mug]`) answered by the policy
+   * wrapper itself: recorded as a step with `meta` bookkeeping and its feedback as the observation,
+   * never sent to the environment. It costs `cost` (default 1) of the step budget.
+   */
+  | {
+      kind: 'meta';
+      action: Action;
+      observation: Observation;
+      invalid: boolean;
+      meta: Json;
+      cost?: number;
+    }
   /** The policy stops before the budget runs out. */
   | { kind: 'give_up'; reason?: string };
 
