@@ -132,12 +132,13 @@ export class ChainLayer extends EnvHarness {
     if (this.node.mode === 'switch') {
       this.whenHooks?.dispose();
       await this.ctx.sandbox.ready();
-      const { code, columnShift } = whenSource(this.node.when ?? 'false');
+      const { code, columnShift, lines } = whenSource(this.node.when ?? 'false');
       try {
         this.whenHooks = this.ctx.sandbox.load(code, {
           names: ['when'],
           seed: options.seed,
           columnShift,
+          lines,
         });
       } catch (e) {
         throw this.located(e);

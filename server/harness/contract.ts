@@ -103,7 +103,11 @@ export class ContractLayer extends EnvHarness {
     let observation = start.observation;
     if (hooks.has('filterObservation')) {
       this.feedState(hooks);
-      observation = this.filterObservation(hooks, observation);
+      try {
+        observation = this.filterObservation(hooks, observation);
+      } catch (e) {
+        throw this.located(e);
+      }
     }
     this.last = observation;
     return { observation, info: start.info };

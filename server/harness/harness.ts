@@ -102,9 +102,9 @@ async function build(
     }
     case 'chain': {
       if (node.when !== undefined) {
-        const { code, columnShift } = whenSource(node.when);
+        const { code, columnShift, lines } = whenSource(node.when);
         try {
-          ctx.sandbox.load(code, { names: ['when'], columnShift }).dispose();
+          ctx.sandbox.load(code, { names: ['when'], columnShift, lines }).dispose();
         } catch (e) {
           if (e instanceof HarnessCodeError) {
             throw new HarnessCodeError(

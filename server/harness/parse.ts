@@ -17,7 +17,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     'note' in issue &&
     issue.note === 'No matching discriminator'
   ) {
-    return `${pathOf([...issue.path, 'type'])}: must be one of "base", "stage", "contract", "chain"`;
+    const path = issue.path.at(-1) === 'type' ? issue.path : [...issue.path, 'type'];
+    return `${pathOf(path)}: must be one of "base", "stage", "contract", "chain"`;
   }
   if (issue.code === 'unrecognized_keys') {
     return `${pathOf(issue.path)}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;

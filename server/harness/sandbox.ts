@@ -250,11 +250,22 @@ function locate(err: DumpedError, file: string): { line?: number; column?: numbe
 /** A sandbox error with its location in the user's text ("line N, column M: ..."). */
 function codeError(
   err: DumpedError,
-  context: { hook?: string; phase: 'load' | 'call'; limits: SandboxLimits; columnShift?: number },
+  context: {
+    hook?: string;
+    phase: 'load' | 'call';
+    limits: SandboxLimits;
+    columnShift?: number;
+    lines?: number;
+  },
 ): { error: HarnessCodeError; fatal: boolean } {
   const name = err.name ?? 'Error';
   const message = err.message ?? String(err);
   const where = locate(err, USER_FILE);
+  // An error past the user's last line (an unfinished expression) is reported at its end.
+  if (context.lines !== undefined && where.line !== undefined && where.line > context.lines) {
+    where.line = context.lines;
+    where.column = undefined;
+  }
   const column =
     where.column !== undefined && where.line === 1 && context.columnShift
       ? Math.max(1, where.column - context.columnShift)
@@ -321,7 +332,7 @@ export class SandboxHost {
    */
   load(
     code: string,
-    options: { names: readonly string[]; seed?: number; columnShift?: number },
+    options: { names: readonly string[]; seed?: number; columnShift?: number; lines?: number },
   ): HookSet {
     if (!this.module) throw new Error('SandboxHost.load before ready()');
     const set = new HookSet(this, this.module, code, options);
@@ -362,14 +373,16 @@ export class HookSet {
   private deadline = Number.POSITIVE_INFINITY;
   readonly info: CompiledHooks;
   private readonly columnShift: number;
+  private readonly lines: number | undefined;
 
   constructor(
     private readonly host: SandboxHost,
     module: QuickJSWASMModule,
     code: string,
-    options: { names: readonly string[]; seed?: number; columnShift?: number },
+    options: { names: readonly string[]; seed?: number; columnShift?: number; lines?: number },
   ) {
     this.columnShift = options.columnShift ?? 0;
+    this.lines = options.lines;
     const limits = host.limits;
     try {
       this.rt = module.newRuntime();
@@ -476,6 +489,7 @@ export class HookSet {
         phase: 'call',
         limits,
         columnShift: this.columnShift,
+        lines: this.lines,
       });
       if (fatal) this.failed(error);
       throw error;
@@ -561,6 +575,7 @@ export class HookSet {
         phase: 'load',
         limits: this.host.limits,
         columnShift: this.columnShift,
+        lines: this.lines,
       });
       throw new LoadFailure(error, fatal);
     }
@@ -588,15 +603,23 @@ export async function compileHooks(code: string): Promise<CompiledHooks> {
 const WHEN_PREFIX = 'function when(state) { return (';
 
 /** Wraps a Chain `switch` condition so that errors point at the user's expression. */
-export function whenSource(expression: string): { code: string; columnShift: number } {
-  return { code: `${WHEN_PREFIX}${expression}\n); }`, columnShift: WHEN_PREFIX.length };
+export function whenSource(expression: string): {
+  code: string;
+  columnShift: number;
+  lines: number;
+} {
+  return {
+    code: `${WHEN_PREFIX}${expression}\n); }`,
+    columnShift: WHEN_PREFIX.length,
+    lines: expression.split('\n').length,
+  };
 }
 
 /** Compile-checks a Chain `when` expression. */
 export async function compileWhen(expression: string): Promise<void> {
   checker ??= new SandboxHost();
   await checker.ready();
-  const { code, columnShift } = whenSource(expression);
-  const set = checker.load(code, { names: ['when'], columnShift });
+  const { code, columnShift, lines } = whenSource(expression);
+  const set = checker.load(code, { names: ['when'], columnShift, lines });
   set.dispose();
 }

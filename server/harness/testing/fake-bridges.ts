@@ -176,6 +176,7 @@ class RoomEnv implements ActionableEnv {
 interface CounterState {
   value: number;
   target: number;
+  seed: number;
 }
 
 const COUNTER_TASKS: TaskInfo[] = [
@@ -184,7 +185,7 @@ const COUNTER_TASKS: TaskInfo[] = [
 
 class CounterEnv implements ActionableEnv {
   readonly envType = 'counter';
-  private s: CounterState = { value: 0, target: 5 };
+  private s: CounterState = { value: 0, target: 5, seed: 0 };
   private last: Observation = { text: '' };
   private resetOpts: ResetOptions | undefined;
   async listTasks() {
@@ -192,7 +193,7 @@ class CounterEnv implements ActionableEnv {
   }
   async reset(o: ResetOptions): Promise<ResetResult> {
     this.resetOpts = o;
-    this.s = { value: o.seed % 3, target: 5 };
+    this.s = { value: 0, target: 5, seed: o.seed };
     this.last = {
       text: `The counter shows ${this.s.value}. Your task is to: make the counter exactly 5.`,
     };
