@@ -178,7 +178,15 @@ describe('harness CLI', () => {
       }),
     );
     const actions = file('plus.txt', '{"name": "combine", "args": {"a": 4, "op": "+", "b": 7}}\n');
-    const blocked = await run(['step', '--spec', block, '--actions', actions, '--json']);
+    const blocked = await run([
+      'step',
+      '--spec',
+      block,
+      '--actions',
+      actions,
+      '--json',
+      '--in-process',
+    ]);
     expect(blocked.code).toBe(0);
     expect(JSON.parse(blocked.out).steps[0]).toMatchObject({ blocked: 'no addition' });
 
@@ -193,7 +201,15 @@ describe('harness CLI', () => {
         },
       }),
     );
-    const failed = await run(['step', '--spec', throwing, '--actions', actions, '--json']);
+    const failed = await run([
+      'step',
+      '--spec',
+      throwing,
+      '--actions',
+      actions,
+      '--json',
+      '--in-process',
+    ]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out).harnessError).toMatchObject({ hook: 'filterAction', line: 2 });
     expect(failed.err).toMatch(/^harness: the episode ended with a harness error: .*nope/);
@@ -210,5 +226,37 @@ describe('harness CLI', () => {
     expect(out).toContain('"invalidActions": 1');
     expect(out).toContain('You made 24!');
     expect(out).toMatch(/Episode over: SUCCESS .* after 4 agent steps/);
+  });
+
+  it('step runs the episode in a worker by default, and a hook stuck in a built-in cannot hang it', async () => {
+    const actions = file('two.txt', '8 / 3\n3 - 8/3\n');
+    const ok = await run(['step', '--spec', 'toy24:3-3-8-8', '--actions', actions, '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ agentSteps: 2, evaluation: { success: false } });
+
+    // QuickJS cannot interrupt String.prototype.repeat: only terminating the worker stops this.
+    const stuck = file(
+      'stuck.json',
+      JSON.stringify({
+        version: 1,
+        env: {
+          type: 'contract',
+          code: 'export function filterAction(a) { let n = 0; for (let i = 0; i < 1e6; i++) n += "x".repeat(1e7).length; return a; }',
+          env: { type: 'base', bridge: 'toy24', task: '3-3-8-8' },
+        },
+      }),
+    );
+    const started = Date.now();
+    const killed = await run(['step', '--spec', stuck, '--actions', actions, '--json']);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(killed.code).toBe(1);
+    expect(JSON.parse(killed.out)).toMatchObject({
+      steps: [],
+      evaluation: null,
+      harnessError: { hook: 'filterAction' },
+    });
+    expect(killed.err).toMatch(
+      /^harness: the episode ended with a harness error: hook filterAction exceeded its time limit/,
+    );
   });
 });

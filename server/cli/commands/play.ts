@@ -1,11 +1,12 @@
 // Interactive play in the terminal: the human is the policy. Reads plain text (for the bridge's text
 // tool) or JSON actions, one per line; works with piped input too.
 import { createInterface } from 'node:readline';
-import type { Action, StepInfo, ToolSpec } from '../../../bridges/core/types.ts';
-import { HarnessCodeError } from '../../errors.ts';
-import { createHarness } from '../../harness/index.ts';
+import type { StepInfo, ToolSpec } from '../../../bridges/core/types.ts';
+import type { TextTool } from '../../harness/index.ts';
 import { type CliIO, type Command, intOption, stringOption } from '../command.ts';
-import { loadSpec, parseActionLines } from '../spec-input.ts';
+import type { EpisodeClient } from '../episode.ts';
+import { episodeClient, isolationOptions } from '../isolation.ts';
+import { type ActionLine, loadSpec, parseActionLines } from '../spec-input.ts';
 
 const MAX_LISTED = 40;
 
@@ -38,101 +39,106 @@ const HELP =
 export const command: Command = {
   name: 'play',
   summary: 'Play a harness (spec file or bridge:task) yourself in the terminal.',
-  usage: 'harness play --spec FILE|bridge:task [--seed N]',
-  options: { spec: { type: 'string' }, seed: { type: 'string' } },
+  usage:
+    'harness play --spec FILE|bridge:task [--seed N] [--in-process]\n' +
+    '  Type plain text for the text tool or a JSON action; :help lists the extra commands.',
+  options: { spec: { type: 'string' }, seed: { type: 'string' }, ...isolationOptions },
   async run({ values, io }) {
     const spec = loadSpec(stringOption(values, 'spec'));
     const seed = intOption(values, 'seed', 0);
-    const harness = await createHarness(spec);
+    const client = episodeClient(values);
     const rl = createInterface({ input: io.input, terminal: false });
+    // Take the iterator now: lines read while the episode starts up would otherwise be dropped.
+    const lines = rl[Symbol.asyncIterator]();
     try {
-      const reset = await harness.reset({ seed });
-      const task = harness.task();
-      let info: StepInfo = reset.info;
-      io.out(
-        `Task ${task.id} (${task.type}): ${task.goal}\nTools:\n${describeTools(harness.tools())}\n`,
-      );
-      const text = harness.textTool();
-      if (text) io.out(`Plain text goes to ${text.name} {${text.arg}}.\n`);
-      io.out(`${HELP}\n${reset.observation.text}\n${describeAdmissible(info)}`);
+      const start = await client.open({ spec, seed, state: false });
+      let info: StepInfo = start.initial.info;
+      let tools = start.tools;
+      let textTool: TextTool | undefined = start.textTool;
+      const { task } = start;
+      io.out(`Task ${task.id} (${task.type}): ${task.goal}\nTools:\n${describeTools(tools)}\n`);
+      if (textTool) io.out(`Plain text goes to ${textTool.name} {${textTool.arg}}.\n`);
+      io.out(`${HELP}\n${start.initial.observation.text}\n${describeAdmissible(info)}`);
       let ended = false;
+      let broken = false;
       const prompt = () => io.output.write('> ');
       prompt();
-      for await (const raw of rl) {
+      for await (const raw of { [Symbol.asyncIterator]: () => lines }) {
         const line = raw.trim();
         if (line === ':quit' || line === ':q') break;
-        const handled = meta(line, io, harness, info);
-        if (handled) {
+        if (await meta(line, io, client, tools, info)) {
           prompt();
           continue;
         }
-        let action: Action;
+        let entry: ActionLine | undefined;
         try {
-          const [entry] = parseActionLines(line, 'input');
-          if (!entry) {
-            prompt();
-            continue;
-          }
-          if ('action' in entry) action = entry.action;
-          else {
-            const tool = harness.textTool();
-            if (!tool) {
-              io.out('This environment has no text tool: type a JSON action.\n');
-              prompt();
-              continue;
-            }
-            action = { name: tool.name, args: { [tool.arg]: entry.text } };
-          }
+          [entry] = parseActionLines(line, 'input');
         } catch (error) {
           io.out(`${(error as Error).message}\n`);
+        }
+        if (entry && !('action' in entry) && !textTool) {
+          io.out('This environment has no text tool: type a JSON action.\n');
+          entry = undefined;
+        }
+        if (!entry) {
           prompt();
           continue;
         }
-        try {
-          const result = await harness.step(action);
-          info = result.info;
-          const flags = [
-            result.record.blocked !== undefined ? `blocked: ${result.record.blocked}` : '',
-            result.info.invalid ? 'invalid' : '',
-            result.reward !== 0 ? `reward ${result.reward}` : '',
-          ].filter(Boolean);
+        const outcome = await client.step(entry, false);
+        if ('harnessError' in outcome) {
           io.out(
-            `${result.observation.text}${flags.length ? `  [${flags.join('; ')}]` : ''}\n${describeAdmissible(info)}`,
+            `The episode ended with a harness error (not your fault): ${outcome.harnessError.message}\n`,
           );
-          if (result.terminated || result.truncated) {
-            ended = true;
-            break;
-          }
-        } catch (error) {
-          if (!(error instanceof HarnessCodeError)) throw error;
-          io.out(`The episode ended with a harness error (not your fault): ${error.message}\n`);
+          ended = true;
+          broken = true;
+          break;
+        }
+        const { step } = outcome;
+        info = step.info;
+        tools = outcome.tools;
+        textTool = outcome.textTool;
+        const flags = [
+          step.blocked !== undefined ? `blocked: ${step.blocked}` : '',
+          step.info.invalid ? 'invalid' : '',
+          step.reward !== 0 ? `reward ${step.reward}` : '',
+        ].filter(Boolean);
+        io.out(
+          `${step.observation.text}${flags.length ? `  [${flags.join('; ')}]` : ''}\n${describeAdmissible(info)}`,
+        );
+        if (step.terminated || step.truncated) {
           ended = true;
           break;
         }
         prompt();
       }
-      const evaluation = await harness.evaluate();
+      const end = await client.finish();
+      if (!end) {
+        io.out('\nNo evaluation: the episode was stopped by a harness error.\n');
+        return broken ? 1 : 0;
+      }
+      const { evaluation } = end;
       const metrics = Object.entries(evaluation.metrics)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       io.out(
         `\n${ended ? 'Episode over' : 'Stopped'}: ${evaluation.success ? 'SUCCESS' : 'not solved'} (score ${evaluation.score}` +
-          `${metrics ? `; ${metrics}` : ''}) after ${harness.agentSteps} agent steps.\n`,
+          `${metrics ? `; ${metrics}` : ''}) after ${end.agentSteps} agent steps.\n`,
       );
-      return 0;
+      return broken ? 1 : 0;
     } finally {
       rl.close();
-      await harness.close();
+      await client.close();
     }
   },
 };
 
-function meta(
+async function meta(
   line: string,
   io: CliIO,
-  harness: { tools(): ToolSpec[]; getEnvState(): unknown },
+  client: EpisodeClient,
+  tools: ToolSpec[],
   info: StepInfo,
-): boolean {
+): Promise<boolean> {
   switch (line) {
     case '':
       return true;
@@ -140,10 +146,10 @@ function meta(
       io.out(HELP);
       return true;
     case ':tools':
-      io.out(`${describeTools(harness.tools())}\n`);
+      io.out(`${describeTools(tools)}\n`);
       return true;
     case ':state':
-      io.out(`${JSON.stringify(harness.getEnvState(), null, 2)}\n`);
+      io.out(`${JSON.stringify(await client.state(), null, 2)}\n`);
       return true;
     case ':all':
       io.out(`${(info.admissibleCommands ?? []).join('\n')}\n`);
