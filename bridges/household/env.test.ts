@@ -276,19 +276,31 @@ describe('state view and snapshots', () => {
 });
 
 describe('speed', () => {
-  it('a raw step costs well under 100 µs (generous bound for a shared machine)', async () => {
+  // CPU time, not wall time: the test machine is shared, and only our own work should count.
+  it('a raw step costs well under 50 µs of CPU (generous bound; measured ~2-4 µs)', async () => {
     const env = new HouseholdEnv();
     const rng = createRng(5);
-    let steps = 0;
-    const start = performance.now();
+    const episodes: { id: string; commands: string[] }[] = [];
     for (const t of getCatalogue().tasks.filter((_, i) => i % 50 === 0)) {
       await env.reset({ taskId: t.id, seed: 0 });
+      const commands: string[] = [];
       for (let i = 0; i < 40; i++) {
-        env.stepSync(act(rng.pick(env.admissibleCommands())));
-        steps++;
+        const command = rng.pick(env.admissibleCommands());
+        commands.push(command);
+        env.stepSync(act(command));
       }
+      episodes.push({ id: t.id, commands });
     }
-    const perStepUs = ((performance.now() - start) * 1000) / steps;
-    expect(perStepUs).toBeLessThan(100);
+    let cpuUs = 0;
+    let steps = 0;
+    for (const e of episodes) {
+      await env.reset({ taskId: e.id, seed: 0 });
+      const start = process.cpuUsage();
+      for (const command of e.commands) env.stepSync(act(command));
+      const used = process.cpuUsage(start);
+      cpuUs += used.user + used.system;
+      steps += e.commands.length;
+    }
+    expect(cpuUs / steps).toBeLessThan(50);
   });
 });
