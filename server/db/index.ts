@@ -198,22 +198,27 @@ export function configuredTarget(): DbTarget {
     : { kind: 'pglite', dir: path.join(c.DATA_DIR, 'pglite') };
 }
 
-let current: Promise<DbHandle> | undefined;
+// Kept on globalThis so a dev server's module reload reuses the open database instead of trying to
+// open (and lock) the same PGlite folder a second time.
+const SINGLETON = Symbol.for('envharness.db');
+type Holder = { [SINGLETON]?: Promise<DbHandle> };
+const holder = globalThis as Holder;
 
 /** The process-wide client (embedded or PostgreSQL by configuration), opened and migrated on first use. */
 export async function getDb(): Promise<PrismaClient> {
-  if (!current) {
+  if (!holder[SINGLETON]) {
     const opening = openDb(configuredTarget());
-    current = opening;
+    holder[SINGLETON] = opening;
     opening.catch(() => {
-      if (current === opening) current = undefined;
+      if (holder[SINGLETON] === opening) holder[SINGLETON] = undefined;
     });
   }
-  return (await current).db;
+  return (await holder[SINGLETON]).db;
 }
 
+/** Closes the process-wide database (call on shutdown; PGlite flushes and releases its folder). */
 export async function closeDb(): Promise<void> {
-  const handle = current;
-  current = undefined;
-  if (handle) await (await handle).close();
+  const handle = holder[SINGLETON];
+  holder[SINGLETON] = undefined;
+  if (handle) await (await handle.catch(() => undefined))?.close();
 }

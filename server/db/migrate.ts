@@ -10,7 +10,21 @@ import type { MigrationList } from '@prisma/schema-engine-wasm';
 import { freshPGlite } from './pglite.ts';
 import { openSchemaEngine, PGliteMigrationFactory } from './schema-engine.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The project root: the folder holding prisma/schema.prisma, found from this file (tsx) or, when a
+ * bundler moved this code elsewhere, from the working directory.
+ */
+function findRoot(): string {
+  for (const start of [path.dirname(fileURLToPath(import.meta.url)), process.cwd()]) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      if (existsSync(path.join(dir, 'prisma', 'schema.prisma'))) return dir;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return process.cwd();
+}
+
+const ROOT = findRoot();
 export const SCHEMA_PATH = path.join(ROOT, 'prisma/schema.prisma');
 export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 const LOCKFILE = 'migration_lock.toml';
