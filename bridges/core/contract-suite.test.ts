@@ -4,14 +4,15 @@ import { z } from 'zod';
 import { plainJsonProblem, runContractSuite } from './contract-suite.ts';
 import { describeContract } from './contract-suite.vitest.ts';
 import { zodToJsonSchema } from './schema.ts';
-import type {
-  Action,
-  ActionableEnv,
-  Bridge,
-  EnvSnapshot,
-  Json,
-  StepResult,
-  TaskInfo,
+import {
+  type Action,
+  type ActionableEnv,
+  type Bridge,
+  type EnvSnapshot,
+  type Json,
+  type StepResult,
+  type TaskInfo,
+  UnknownTaskError,
 } from './types.ts';
 
 type Fault =
@@ -26,7 +27,8 @@ type Fault =
   | 'bad-tool-schema'
   | 'restore-loses-progress'
   | 'no-tasks'
-  | 'hang-after-close';
+  | 'hang-after-close'
+  | 'reset-accepts-unknown-task';
 
 const StateSchema = z.strictObject({
   total: z.number().int(),
@@ -63,6 +65,9 @@ function counterBridge(fault?: Fault): Bridge {
       return fault === 'no-tasks' ? [] : TASKS;
     }
     async reset(o: { taskId: string; seed: number }) {
+      if (!TASKS.some((t) => t.id === o.taskId) && fault !== 'reset-accepts-unknown-task') {
+        throw new UnknownTaskError('counter', o.taskId);
+      }
       const target = Number(o.taskId.split('-')[1]);
       this.taskId = o.taskId;
       this.seed = o.seed;
@@ -193,6 +198,7 @@ describe('runContractSuite', () => {
     ['restore-loses-progress', /^save -> fromState/],
     ['no-tasks', /^tasks: /],
     ['hang-after-close', /^close: step after close/],
+    ['reset-accepts-unknown-task', /^reset: an unknown task id/],
   ];
   for (const [fault, check] of expectations) {
     it(`fails a bridge with fault '${fault}'`, async () => {

@@ -466,6 +466,28 @@ export const CONTRACT_CHECKS: ContractCheck[] = [
     },
   },
   {
+    name: 'reset: an unknown task id is rejected with an error',
+    async run(ctx) {
+      await ctx.withEnv(async (env) => {
+        let resolved = false;
+        try {
+          await withTimeout(
+            env.reset({ taskId: '__contract_no_such_task__', seed: ctx.seeds[0]! }),
+            Math.min(ctx.timeoutMs / 2, 5_000),
+            'reset of an unknown task',
+          );
+          resolved = true;
+        } catch (error) {
+          if (error instanceof ContractViolation) throw error;
+          if (!(error instanceof Error))
+            fail(`reset of an unknown task threw a non-Error: ${String(error)}`);
+        }
+        if (resolved)
+          fail('reset() of an unknown task id succeeded; it must reject (e.g. UnknownTaskError)');
+      });
+    },
+  },
+  {
     name: 'step: same actions give identical results',
     async run(ctx) {
       for (const plan of await ctx.plans()) {
