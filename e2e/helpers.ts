@@ -22,3 +22,57 @@ export async function trpcMutation<T>(page: Page, path: string, input: unknown):
   const body = (await res.json()) as { result: { data: T } };
   return body.result.data;
 }
+
+export interface RunMetricsView {
+  successRate: number | null;
+  interval: [number, number];
+  failureDistribution: Record<string, number>;
+  errorDistribution: Record<string, number>;
+  meanSteps: number | null;
+  meanStepsSuccess: number | null;
+  meanReward: number | null;
+  successes: number;
+  failures: number;
+  errors: number;
+}
+
+export interface RunView {
+  id: string;
+  status: string;
+  episodesDone: number;
+  episodesTotal: number;
+  metrics: RunMetricsView;
+}
+
+/** Launches a run through the product's API (what the studio's launch form calls). */
+export async function launchRun(page: Page, input: Record<string, unknown>): Promise<string> {
+  const { runId } = await trpcMutation<{ runId: string }>(page, 'runs.launch', input);
+  return runId;
+}
+
+export async function waitForRun(page: Page, id: string, timeoutMs = 60_000): Promise<RunView> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const run = await trpcQuery<RunView>(page, 'runs.byId', { id });
+    if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled')
+      return run;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`run ${id} did not finish in ${timeoutMs} ms`);
+}
+
+/** The same formatting the studio uses (components/runs/format.ts). */
+export function pct(value: number | null, digits = 1): string {
+  return value === null ? '—' : `${(value * 100).toFixed(digits)}%`;
+}
+
+export function base(bridge: string, task: string) {
+  return { version: 1, env: { type: 'base', bridge, task } };
+}
+
+export const FAILURE_LABEL: Record<string, string> = {
+  step_budget_exhausted: 'Step budget exhausted',
+  gave_up: 'Gave up',
+  wrong_final_state: 'Wrong final state',
+  invalid_action_loop: 'Invalid-action loop',
+};

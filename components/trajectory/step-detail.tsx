@@ -11,7 +11,13 @@ import { actionText, sameJson } from './format.ts';
 import { wordDiff } from './text-diff.ts';
 
 function Diff({ before, after }: { before: string; after: string }) {
-  const parts = wordDiff(before, after);
+  // Keys from each part's offset in the combined text: stable for a given pair of texts.
+  let offset = 0;
+  const parts = wordDiff(before, after).map((p) => {
+    const key = `${p.op}@${offset}`;
+    offset += p.text.length;
+    return { ...p, key };
+  });
   return (
     <div className="grid gap-3 md:grid-cols-2">
       <div>
@@ -22,11 +28,10 @@ function Diff({ before, after }: { before: string; after: string }) {
           className="rounded-lg border bg-muted/40 p-3 text-sm whitespace-pre-wrap"
           data-testid="raw-observation"
         >
-          {parts.map((p, i) =>
+          {parts.map((p) =>
             p.op === 'add' ? null : (
-              // biome-ignore lint/suspicious/noArrayIndexKey: diff parts have no identity beyond position
               <span
-                key={i}
+                key={p.key}
                 className={cn(
                   p.op === 'del' &&
                     'rounded bg-danger-soft text-danger line-through decoration-danger/40',
@@ -46,11 +51,10 @@ function Diff({ before, after }: { before: string; after: string }) {
           className="rounded-lg border bg-muted/40 p-3 text-sm whitespace-pre-wrap"
           data-testid="filtered-observation"
         >
-          {parts.map((p, i) =>
+          {parts.map((p) =>
             p.op === 'del' ? null : (
-              // biome-ignore lint/suspicious/noArrayIndexKey: diff parts have no identity beyond position
               <span
-                key={i}
+                key={p.key}
                 className={cn(p.op === 'add' && 'rounded bg-success-soft text-success')}
               >
                 {p.text}
