@@ -225,6 +225,8 @@ export async function runEpisodeWith(
       } else {
         const result = await guard('harness', () => h.step(decision.action));
         record = { ...result.record, index: trajectory.length };
+        // Agent-side bookkeeping (bpe workspace at decision time) travels with the step.
+        if (decision.meta !== undefined) record.meta = decision.meta;
       }
       trajectory.push(record);
       budgetUsed += decision.kind === 'meta' ? Math.min(1, Math.max(0, decision.cost ?? 1)) : 1;

@@ -206,55 +206,32 @@ export class EpisodeRecorder {
       async (tx) => {
         claimed.clear();
         won.clear();
-        const events: NewRunEvent[] = [];
-        // First statement of every writer: lock the runs (sorted, so writers in other processes
-        // cannot deadlock) and mark claimed runs started. Event ids drawn after this lock commit in
-        // id order per run, which is what lets subscribers read by cursor without gaps.
-        const hasClaims = claims.length > 0;
-        const runs = await tx.$queryRaw<{ id: string; status: string; justStarted: boolean }[]>`
-          UPDATE "Run" SET
-            status = CASE WHEN ${hasClaims} AND status = 'queued' THEN 'running'::"RunStatus" ELSE status END,
-            "startedAt" = CASE WHEN ${hasClaims} AND status = 'queued' THEN now() ELSE "startedAt" END
-          WHERE id IN (SELECT id FROM "Run" WHERE id = ANY(${runIds}::text[]) ORDER BY id FOR UPDATE)
-          RETURNING id, status::text AS status, (${hasClaims} AND "startedAt" = now()) AS "justStarted"`;
-        for (const r of runs)
-          if (r.justStarted) events.push({ runId: r.id, type: 'run_started', payload: {} });
-        const live = runs
-          .filter((r) => r.status === 'running' || r.status === 'queued')
-          .map((r) => r.id);
-
-        if (hasClaims) {
-          const ids = claims.filter((c) => live.includes(c.req.runId)).map((c) => c.req.id);
-          const rows =
-            ids.length === 0
-              ? []
-              : await tx.$queryRaw<ClaimedEpisode[]>`
+        // Episode rows first, the run rows last: the run lock (which orders event ids, see below)
+        // is held only for the final two statements, so writers in other processes barely wait.
+        // Nobody waits for an episode row while holding a run row, so there is no lock cycle.
+        let claimedRows: ClaimedEpisode[] = [];
+        if (claims.length > 0) {
+          const ids = claims.map((c) => c.req.id);
+          claimedRows = await tx.$queryRaw<ClaimedEpisode[]>`
             UPDATE "Episode" SET status = 'running', attempt = attempt + 1, "workerId" = ${this.workerId},
               "startedAt" = now()
             WHERE id = ANY(${ids}::text[]) AND status <> 'done'
+              AND "runId" IN (SELECT id FROM "Run" WHERE id = ANY(${runIds}::text[]) AND status IN ('queued', 'running'))
             RETURNING id, "runId", attempt, "taskId", seed, ordinal`;
-          for (const row of rows.sort((a, b) => a.ordinal - b.ordinal)) {
-            claimed.set(row.id, row);
-            events.push({
-              runId: row.runId,
-              type: 'episode_started',
-              payload: {
-                episodeId: row.id,
-                ordinal: row.ordinal,
-                taskId: row.taskId,
-                seed: row.seed,
-                attempt: row.attempt,
-                workerId: this.workerId,
-              },
-            });
-          }
+          claimedRows.sort((a, b) => a.ordinal - b.ordinal);
+          for (const row of claimedRows) claimed.set(row.id, row);
         }
 
+        let winners: {
+          id: string;
+          runId: string;
+          ordinal: number;
+          taskId: string;
+          seed: number;
+        }[] = [];
         if (records.length > 0) {
           const rows = records.map((r) => episodeRow(r.req));
-          const winners = await tx.$queryRaw<
-            { id: string; runId: string; ordinal: number; taskId: string; seed: number }[]
-          >`
+          winners = await tx.$queryRaw<typeof winners>`
             UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
               "failureCategory" = v."failureCategory", "errorKind" = v."errorKind"::"ErrorKind",
               "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
@@ -265,70 +242,118 @@ export class EpisodeRecorder {
               "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)
             WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
             RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed`;
+          winners.sort((a, b) => a.ordinal - b.ordinal);
           for (const w of winners) won.add(w.id);
           const winning = records.filter((r) => won.has(r.req.id));
-          if (winning.length > 0) {
-            // Steps are written only with a winning outcome, so only a retried episode (attempt > 1)
-            // can hold rows of an earlier attempt (e.g. written by an older version): replace them.
-            const retried = winning.filter((r) => r.req.attempt > 1).map((r) => r.req.id);
-            if (retried.length > 0) {
-              await tx.$executeRaw`DELETE FROM "Step" WHERE "episodeId" = ANY(${retried}::text[])`;
-            }
-            const steps = winning.flatMap((r) =>
-              r.req.result.trajectory.map((s) => stepRow(r.req.id, r.req.attempt, s)),
-            );
-            for (let i = 0; i < steps.length; i += 5000) {
-              await insertSteps(tx, steps.slice(i, i + 5000));
-            }
-            const byId = new Map(winning.map((r) => [r.req.id, r.req]));
-            const perRun = new Map<string, number>();
-            for (const w of winners.sort((a, b) => a.ordinal - b.ordinal)) {
-              perRun.set(w.runId, (perRun.get(w.runId) ?? 0) + 1);
-              const res = byId.get(w.id)?.result;
-              events.push({
-                runId: w.runId,
-                type: 'episode_ended',
-                payload: {
-                  episodeId: w.id,
-                  ordinal: w.ordinal,
-                  taskId: w.taskId,
-                  seed: w.seed,
-                  outcome: res?.outcome ?? null,
-                  failureCategory: res?.failureCategory ?? null,
-                  errorKind: res?.error?.kind ?? null,
-                  error: res ? errorMessage(res) : null,
-                  steps: res?.steps ?? 0,
-                  reward: res?.reward?.total ?? null,
-                  durationMs: Math.round(res?.durationMs ?? 0),
-                },
-              });
-            }
-            const counts = [...perRun].map(([id, n]) => ({ id, n }));
-            const updated = await tx.$queryRaw<
-              { id: string; episodesDone: number; episodesTotal: number; status: string }[]
-            >`
-              UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + v.n,
-                status = CASE WHEN r."episodesDone" + v.n >= r."episodesTotal" AND r.status IN ('queued', 'running')
-                  THEN 'completed'::"RunStatus" ELSE r.status END,
-                "finishedAt" = CASE WHEN r."episodesDone" + v.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
-              FROM jsonb_to_recordset(${json(counts)}::jsonb) AS v(id text, n int)
-              WHERE r.id = v.id
-              RETURNING r.id, r."episodesDone", r."episodesTotal", r.status::text AS status`;
-            for (const run of updated) {
-              events.push({
-                runId: run.id,
-                type: 'run_progress',
-                payload: { done: run.episodesDone, total: run.episodesTotal },
-              });
-              if (run.episodesDone >= run.episodesTotal) {
-                const metrics = await runMetrics(tx, run.id);
-                events.push({
-                  runId: run.id,
-                  type: 'run_completed',
-                  payload: { status: run.status, metrics: metrics as unknown as Json },
-                });
-              }
-            }
+          // Steps are written only with a winning outcome, so only a retried episode (attempt > 1)
+          // can hold rows of an earlier attempt (e.g. written by an older version): replace them.
+          const retried = winning.filter((r) => r.req.attempt > 1).map((r) => r.req.id);
+          if (retried.length > 0) {
+            await tx.$executeRaw`DELETE FROM "Step" WHERE "episodeId" = ANY(${retried}::text[])`;
+          }
+          const steps = winning.flatMap((r) =>
+            r.req.result.trajectory.map((s) => stepRow(r.req.id, r.req.attempt, s)),
+          );
+          for (let i = 0; i < steps.length; i += 5000) {
+            await insertSteps(tx, steps.slice(i, i + 5000));
+          }
+        }
+        if (claimedRows.length === 0 && winners.length === 0) return;
+
+        const perRun = new Map<string, { id: string; n: number; claimed: boolean }>();
+        const entry = (id: string) => {
+          let e = perRun.get(id);
+          if (!e) {
+            e = { id, n: 0, claimed: false };
+            perRun.set(id, e);
+          }
+          return e;
+        };
+        for (const c of claimedRows) entry(c.runId).claimed = true;
+        for (const w of winners) entry(w.runId).n += 1;
+        const touched = [...perRun.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+        if (touched.length > 1) {
+          // Several runs in one transaction: lock them in id order so two writers cannot deadlock.
+          await tx.$queryRaw`SELECT id FROM "Run" WHERE id = ANY(${touched.map((t) => t.id)}::text[]) ORDER BY id FOR UPDATE`;
+        }
+        // The run row lock orders event ids: every event insert comes after it, so ids of one run
+        // commit in id order and a subscriber reading by cursor never skips a late commit.
+        const runs = await tx.$queryRaw<
+          {
+            id: string;
+            episodesDone: number;
+            episodesTotal: number;
+            status: string;
+            justStarted: boolean;
+            n: number;
+          }[]
+        >`
+          UPDATE "Run" AS r SET
+            "episodesDone" = r."episodesDone" + v.n,
+            status = CASE
+              WHEN r.status IN ('queued', 'running') AND r."episodesDone" + v.n >= r."episodesTotal" THEN 'completed'::"RunStatus"
+              WHEN r.status = 'queued' AND v.claimed THEN 'running'::"RunStatus"
+              ELSE r.status END,
+            "startedAt" = CASE WHEN r."startedAt" IS NULL AND v.claimed THEN now() ELSE r."startedAt" END,
+            "finishedAt" = CASE WHEN v.n > 0 AND r."episodesDone" + v.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
+          FROM jsonb_to_recordset(${json(touched)}::jsonb) AS v(id text, n int, claimed boolean)
+          WHERE r.id = v.id
+          RETURNING r.id, r."episodesDone", r."episodesTotal", r.status::text AS status,
+            (v.claimed AND r."startedAt" = now()) AS "justStarted", v.n`;
+        runs.sort((a, b) => (a.id < b.id ? -1 : 1));
+
+        const events: NewRunEvent[] = [];
+        for (const run of runs)
+          if (run.justStarted) events.push({ runId: run.id, type: 'run_started', payload: {} });
+        for (const row of claimedRows) {
+          events.push({
+            runId: row.runId,
+            type: 'episode_started',
+            payload: {
+              episodeId: row.id,
+              ordinal: row.ordinal,
+              taskId: row.taskId,
+              seed: row.seed,
+              attempt: row.attempt,
+              workerId: this.workerId,
+            },
+          });
+        }
+        const byId = new Map(records.map((r) => [r.req.id, r.req]));
+        for (const w of winners) {
+          const res = byId.get(w.id)?.result;
+          events.push({
+            runId: w.runId,
+            type: 'episode_ended',
+            payload: {
+              episodeId: w.id,
+              ordinal: w.ordinal,
+              taskId: w.taskId,
+              seed: w.seed,
+              outcome: res?.outcome ?? null,
+              failureCategory: res?.failureCategory ?? null,
+              errorKind: res?.error?.kind ?? null,
+              error: res ? errorMessage(res) : null,
+              steps: res?.steps ?? 0,
+              reward: res?.reward?.total ?? null,
+              durationMs: Math.round(res?.durationMs ?? 0),
+            },
+          });
+        }
+        for (const run of runs) {
+          if (run.n === 0) continue;
+          events.push({
+            runId: run.id,
+            type: 'run_progress',
+            payload: { done: run.episodesDone, total: run.episodesTotal },
+          });
+          if (run.episodesDone >= run.episodesTotal) {
+            const metrics = await runMetrics(tx, run.id);
+            events.push({
+              runId: run.id,
+              type: 'run_completed',
+              payload: { status: run.status, metrics: metrics as unknown as Json },
+            });
           }
         }
         await insertEventsOrdered(tx, events);

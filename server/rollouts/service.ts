@@ -10,7 +10,7 @@ import type { StepRecord } from '../harness/types.ts';
 import { rolloutDb } from './db.ts';
 import { rolloutEngine } from './engine.ts';
 import { firstBase } from './episode.ts';
-import { listRunEvents, subscribeRun } from './events.ts';
+import { listRunEvents, notifyRuns, subscribeRun } from './events.ts';
 import { LocalQueue } from './local-queue.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 import { DEFAULT_MAX_STEPS } from './types.ts';
@@ -522,14 +522,24 @@ export async function resumeUnfinishedRuns(
 
 export async function cancelRun(runId: string): Promise<void> {
   const db = await rolloutDb();
-  const updated = await db.run.updateMany({
-    where: { id: runId, status: { in: ['queued', 'running'] } },
-    data: { status: 'cancelled', finishedAt: new Date() },
+  const cancelled = await db.$transaction(async (tx) => {
+    // The UPDATE takes the run's row lock before the event id is drawn (see recorder.ts).
+    const updated = await tx.run.updateMany({
+      where: { id: runId, status: { in: ['queued', 'running'] } },
+      data: { status: 'cancelled', finishedAt: new Date() },
+    });
+    if (updated.count === 0) return false;
+    await tx.runEvent.create({
+      data: { runId, type: 'run_completed', payload: { status: 'cancelled' } },
+    });
+    return true;
   });
-  if (updated.count === 0) {
+  if (!cancelled) {
     const exists = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
     if (!exists) throw new NotFoundError(`run '${runId}' not found`);
+    return;
   }
+  notifyRuns([runId]);
 }
 
 /** Stops the embedded queue after its running episodes (tests, shutdown). */

@@ -1,0 +1,250 @@
+// Rollout throughput: (1) a household run of 500 episodes with a scripted policy on the embedded
+// stack (PGlite in a folder, IsolatedPool workers, trajectories persisted); (2) the same kind of run
+// through BullMQ on the local Redis + a throw-away PostgreSQL database, with 1 and then 2 `harness
+// worker` processes, and the ratio. Runnable alone: `npx tsx bench/rollouts.ts`.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { getBridge } from '../bridges/index.ts';
+import { config, setConfig } from '../server/config.ts';
+import { openDb } from '../server/db/index.ts';
+import type { HarnessSpec } from '../server/harness/spec.ts';
+import { closeEpisodeQueue, setEpisodeQueueName } from '../server/rollouts/bullmq.ts';
+import { useRolloutDb } from '../server/rollouts/db.ts';
+import { closeEventBus } from '../server/rollouts/events.ts';
+import { closeRollouts, launchRun, localQueue, waitForRun } from '../server/rollouts/service.ts';
+
+export interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const POLICY = 'scripted:household-explorer';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const PG_ADMIN = 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+async function householdRun(tasks: number, seedsPerTask: number) {
+  const bridge = await getBridge('household');
+  if (!bridge) throw new Error('household bridge missing');
+  const taskIds = (await bridge.listTasks({ split: 'eval_seen' })).slice(0, tasks).map((t) => t.id);
+  const first = taskIds[0];
+  if (!first) throw new Error('no household tasks');
+  const spec: HarnessSpec = { version: 1, env: { type: 'base', bridge: 'household', task: first } };
+  return { spec, taskIds, k: seedsPerTask };
+}
+
+async function timedRun(input: Parameters<typeof launchRun>[0]) {
+  const t0 = performance.now();
+  const { runId } = await launchRun(input);
+  const summary = await waitForRun(runId);
+  const seconds = (performance.now() - t0) / 1000;
+  return { runId, summary, seconds };
+}
+
+async function embedded(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-rollouts-'));
+  const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
+  useRolloutDb(handle.db);
+  try {
+    const concurrency = config().ROLLOUT_CONCURRENCY;
+    const run = await householdRun(50, 10);
+    // Warm the worker pool (thread start + module load happen once per process).
+    await timedRun({
+      spec: run.spec,
+      taskIds: run.taskIds.slice(0, 4),
+      policy: POLICY,
+      k: 2,
+      queue: 'local',
+      concurrency,
+    });
+    const before = { ...localQueue().recorder.stats };
+    const { runId, summary, seconds } = await timedRun({
+      spec: run.spec,
+      taskIds: run.taskIds,
+      policy: POLICY,
+      k: run.k,
+      seed: 1000,
+      queue: 'local',
+      concurrency,
+    });
+    const stats = localQueue().recorder.stats;
+    const steps = await handle.db.step.count({ where: { episode: { runId } } });
+    const n = summary.episodesDone;
+    const m = summary.metrics;
+    return [
+      {
+        name: `household ${n} episodes, embedded (PGlite, pool ${concurrency})`,
+        value: n / seconds,
+        unit: 'episodes/s',
+        note: `${seconds.toFixed(1)} s, ${steps} steps persisted, success ${((m.successRate ?? 0) * 100).toFixed(0)}%, mean steps ${m.meanSteps?.toFixed(1)}, ${stats.flushes - before.flushes} write transactions`,
+      },
+    ];
+  } finally {
+    await closeRollouts();
+    useRolloutDb(undefined);
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function startWorker(
+  env: NodeJS.ProcessEnv,
+  queueName: string,
+): { child: ChildProcess; ready: Promise<void> } {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'bin/harness.mjs'),
+      'worker',
+      '--inline',
+      '--concurrency',
+      '2',
+      '--queue-name',
+      queueName,
+    ],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr?.on('data', (c: Buffer) => {
+      err += c.toString();
+      if (err.includes(' ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
+  });
+  return { child, ready };
+}
+
+async function stopWorkers(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+async function scaleOut(): Promise<BenchRow[]> {
+  const name = `bench_rollouts_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  const handle = await openDb({ kind: 'postgres', url: url.toString() });
+  const queueName = `bench-episodes-${randomBytes(4).toString('hex')}`;
+  const saved = config();
+  setConfig({ REDIS_URL });
+  setEpisodeQueueName(queueName);
+  useRolloutDb(handle.db);
+  const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
+  const children: ChildProcess[] = [];
+  try {
+    const run = await householdRun(40, 5);
+    const measure = async (workers: number, seed: number) => {
+      const started = Array.from({ length: workers }, () => startWorker(env, queueName));
+      children.push(...started.map((s) => s.child));
+      await Promise.all(started.map((s) => s.ready));
+      // a small warm-up so each worker has loaded the bridge and policy
+      await timedRun({
+        spec: run.spec,
+        taskIds: run.taskIds.slice(0, 2 * workers),
+        policy: POLICY,
+        k: 2,
+        seed: seed + 500,
+        queue: 'bullmq',
+      });
+      const r = await timedRun({
+        spec: run.spec,
+        taskIds: run.taskIds,
+        policy: POLICY,
+        k: run.k,
+        seed,
+        queue: 'bullmq',
+      });
+      await stopWorkers(started.map((s) => s.child));
+      return {
+        rate: r.summary.episodesDone / r.seconds,
+        n: r.summary.episodesDone,
+        seconds: r.seconds,
+      };
+    };
+    const one = await measure(1, 2000);
+    const two = await measure(2, 2000);
+    return [
+      {
+        name: `BullMQ 1 worker (${one.n} household episodes, PostgreSQL)`,
+        value: one.rate,
+        unit: 'episodes/s',
+        note: `${one.seconds.toFixed(1)} s`,
+      },
+      {
+        name: `BullMQ 2 workers (same run)`,
+        value: two.rate,
+        unit: 'episodes/s',
+        note: `${two.seconds.toFixed(1)} s`,
+      },
+      {
+        name: 'BullMQ 2 workers / 1 worker',
+        value: two.rate / one.rate,
+        unit: 'x',
+        note: 'target >= 1.7 (2 cores shared with the rest of the machine)',
+      },
+    ];
+  } finally {
+    await stopWorkers(children);
+    await closeEpisodeQueue();
+    const q = new Queue(queueName, {
+      connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+    });
+    await q.obliterate({ force: true }).catch(() => undefined);
+    await q.close();
+    await closeEventBus();
+    setConfig({ REDIS_URL: saved.REDIS_URL });
+    useRolloutDb(undefined);
+    await handle.close();
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
+
+export async function benchRollouts(
+  parts: ('embedded' | 'bullmq')[] = ['embedded', 'bullmq'],
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if (parts.includes('embedded')) rows.push(...(await embedded()));
+  if (parts.includes('bullmq')) rows.push(...(await scaleOut()));
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.argv
+    .slice(2)
+    .filter((a): a is 'embedded' | 'bullmq' => a === 'embedded' || a === 'bullmq');
+  const rows = await benchRollouts(only.length > 0 ? only : undefined);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(58)} ${r.value.toFixed(2).padStart(10)} ${r.unit.padEnd(10)} ${r.note ?? ''}`,
+    );
+  process.exit(0);
+}
