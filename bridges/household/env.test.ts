@@ -238,6 +238,18 @@ describe('state view and snapshots', () => {
     expect(view(env).won).toBe(true);
   });
 
+  it('the incrementally rebuilt view always equals a view built from scratch', () => {
+    const rng = createRng(77);
+    for (const t of getCatalogue().tasks.filter((_, i) => i % 211 === 0)) {
+      const sim = new HouseholdSim(t, buildScene(t, 2), 'move');
+      for (let i = 0; i < 40; i++) {
+        sim.exec(rng.pick(sim.admissible()));
+        const fresh = new HouseholdSim(t, structuredClone(sim.s), 'move');
+        expect(sim.view(), `${t.id} step ${i}`).toEqual(fresh.view());
+      }
+    }
+  });
+
   it('save -> fromState -> continue equals an uninterrupted run', async () => {
     const t = firstOf('pick_two_obj_and_place');
     const { env: a } = await fresh(t.id, 9);

@@ -16,8 +16,9 @@ const view = (env: HouseholdEnv) => env.getEnvState() as unknown as HouseholdSta
  */
 function playPlan(env: HouseholdEnv, plan: string[]): number {
   let wonAt = -1;
+  let admissible = env.admissibleCommands();
   plan.forEach((command, i) => {
-    if (!env.admissibleCommands().includes(command)) throw new Error(`not admissible: ${command}`);
+    if (!admissible.includes(command)) throw new Error(`not admissible: ${command}`);
     const r = env.stepSync(act(command));
     if (r.info.invalid) throw new Error(`${command}: ${r.observation.text}`);
     if (r.reward === 1) {
@@ -25,6 +26,7 @@ function playPlan(env: HouseholdEnv, plan: string[]): number {
       wonAt = i;
     }
     if (r.terminated !== wonAt >= 0) throw new Error(`terminated ${r.terminated} at ${command}`);
+    admissible = r.info.admissibleCommands ?? [];
   });
   return wonAt;
 }

@@ -97,6 +97,9 @@ export class HouseholdSim {
    * read the view several times a step, and `go to` (the commonest command) leaves it untouched.
    */
   private world: Pick<HouseholdStateView, 'receptacles' | 'objects'> | undefined;
+  /** Frozen per-entity views, rebuilt only for the receptacle and object a command changed. */
+  private readonly recViews: (RecView | undefined)[] = [];
+  private readonly objViews: (ObjView | undefined)[] = [];
   private taskView: HouseholdStateView['task'] | undefined;
 
   constructor(
@@ -275,7 +278,7 @@ export class HouseholdSim {
       return FAIL;
     }
     here.open = open;
-    this.world = undefined;
+    this.touch(this.s.agentLoc, -1);
     return open
       ? ok(`You open the ${here.name}. ${this.examineReceptacle(here)}`)
       : ok(`You close the ${here.name}.`);
@@ -291,7 +294,7 @@ export class HouseholdSim {
     if (obj.loc !== r || obj.floor || !obj.pickable) return FAIL;
     here.contents.splice(here.contents.indexOf(o), 1);
     obj.loc = -1;
-    this.world = undefined;
+    this.touch(r, o);
     s.holding = o;
     if (obj.type === this.task.objectType) s.heldTarget = true;
     return ok(`You pick up the ${obj.name} from the ${here.name}.`);
@@ -310,7 +313,7 @@ export class HouseholdSim {
     while (at > 0 && (this.rank[here.contents[at - 1] as number] as number) > rank) at--;
     here.contents.splice(at, 0, o);
     obj.loc = r;
-    this.world = undefined;
+    this.touch(r, o);
     s.holding = -1;
     return ok(
       this.dialect === 'move'
@@ -328,7 +331,7 @@ export class HouseholdSim {
     // ALFWorld's ToggleObject sets isToggled, which never resets, and its feedback reads that flag:
     // every use reports "You turn on", and a lamp once switched on stays on.
     obj.on = true;
-    this.world = undefined;
+    this.touch(-1, o);
     return ok(`You turn on the ${obj.name}.`);
   }
 
@@ -350,7 +353,7 @@ export class HouseholdSim {
       if (here.type !== 'SinkBasin' || !CLEANABLE.has(obj.type)) return FAIL;
       obj.clean = true;
     }
-    this.world = undefined;
+    this.touch(-1, o);
     return ok(`You ${verb} the ${obj.name} using the ${here.name}.`);
   }
 
@@ -364,7 +367,7 @@ export class HouseholdSim {
     // As in ALFWorld's SliceObject, slicing again is allowed (and changes nothing).
     if (!SLICERS.has(knife.type) || !SLICEABLE.has(obj.type)) return FAIL;
     obj.sliced = true;
-    this.world = undefined;
+    this.touch(-1, o);
     return ok(`You sliced the ${obj.name} with the ${knife.name}.`);
   }
 
@@ -521,7 +524,7 @@ export class HouseholdSim {
       room: t.room,
       layout: t.layout,
     });
-    this.world ??= deepFreeze(this.buildWorld());
+    this.world ??= this.buildWorld();
     return {
       task: this.taskView,
       dialect: this.dialect,
@@ -537,39 +540,61 @@ export class HouseholdSim {
     };
   }
 
+  /** Marks a changed receptacle and/or object (-1: none) so the next view() rebuilds just those. */
+  private touch(rec: number, obj: number): void {
+    this.world = undefined;
+    if (rec >= 0) this.recViews[rec] = undefined;
+    if (obj >= 0) this.objViews[obj] = undefined;
+  }
+
   private buildWorld(): Pick<HouseholdStateView, 'receptacles' | 'objects'> {
     const s = this.s;
-    const name = (i: number): string => (s.objs[i] as SimObject).name;
-    return {
-      receptacles: s.recs.map((r) => {
-        const out: HouseholdStateView['receptacles'][number] = {
-          name: r.name,
-          type: r.type,
-          openable: r.openable,
-          contents: r.contents.map(name),
-          nextTo: r.nextTo.map(name),
-        };
-        if (r.openable) out.open = r.open;
-        return out;
-      }),
-      objects: s.objs.map((o) => {
-        const out: HouseholdStateView['objects'][number] = {
-          name: o.name,
-          type: o.type,
-          location: o.loc < 0 ? null : (s.recs[o.loc] as SimReceptacle).name,
-          held: o.loc < 0,
-          pickable: o.pickable,
-          clean: o.clean,
-          hot: o.hot,
-          cool: o.cool,
-          sliced: o.sliced,
-        };
-        if (o.toggleable) out.on = o.on;
-        return out;
-      }),
+    const receptacles: RecView[] = new Array(s.recs.length);
+    for (let i = 0; i < s.recs.length; i++) {
+      receptacles[i] = this.recViews[i] ??= this.recView(s.recs[i] as SimReceptacle);
+    }
+    const objects: ObjView[] = new Array(s.objs.length);
+    for (let i = 0; i < s.objs.length; i++) {
+      objects[i] = this.objViews[i] ??= this.objView(s.objs[i] as SimObject);
+    }
+    return { receptacles: Object.freeze(receptacles), objects: Object.freeze(objects) } as Pick<
+      HouseholdStateView,
+      'receptacles' | 'objects'
+    >;
+  }
+
+  private recView(r: SimReceptacle): RecView {
+    const name = (i: number): string => (this.s.objs[i] as SimObject).name;
+    const out: RecView = {
+      name: r.name,
+      type: r.type,
+      openable: r.openable,
+      contents: Object.freeze(r.contents.map(name)) as string[],
+      nextTo: Object.freeze(r.nextTo.map(name)) as string[],
     };
+    if (r.openable) out.open = r.open;
+    return Object.freeze(out);
+  }
+
+  private objView(o: SimObject): ObjView {
+    const out: ObjView = {
+      name: o.name,
+      type: o.type,
+      location: o.loc < 0 ? null : (this.s.recs[o.loc] as SimReceptacle).name,
+      held: o.loc < 0,
+      pickable: o.pickable,
+      clean: o.clean,
+      hot: o.hot,
+      cool: o.cool,
+      sliced: o.sliced,
+    };
+    if (o.toggleable) out.on = o.on;
+    return Object.freeze(out);
   }
 }
+
+type RecView = HouseholdStateView['receptacles'][number];
+type ObjView = HouseholdStateView['objects'][number];
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
