@@ -13,6 +13,9 @@ export const processIO: CliIO = {
   output: process.stdout,
 };
 
+// Matched by name: importing the worker pool here would load the sandbox for every command.
+const INFRA_ERRORS = new Set(['WorkerCrashError', 'EnvInfraError', 'EnvClosedError']);
+
 export const EXIT = { ok: 0, failure: 1, usage: 2, internal: 70 } as const;
 
 async function loadCommand(name: string): Promise<Command> {
@@ -103,6 +106,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       return EXIT.usage;
     }
     if (error instanceof DomainError || error instanceof UnknownTaskError) {
+      io.err(`harness: ${oneLine(error.message)}\n`);
+      return EXIT.failure;
+    }
+    // Infrastructure failures (a worker died, an environment runtime failed) are not bugs of the CLI.
+    if (error instanceof Error && INFRA_ERRORS.has(error.name)) {
       io.err(`harness: ${oneLine(error.message)}\n`);
       return EXIT.failure;
     }
