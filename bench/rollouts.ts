@@ -16,7 +16,7 @@ import { config, setConfig } from '../server/config.ts';
 import { openDb } from '../server/db/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
 import { closeEpisodeQueue, setEpisodeQueueName } from '../server/rollouts/bullmq.ts';
-import { useRolloutDb } from '../server/rollouts/db.ts';
+import { setRolloutDb } from '../server/rollouts/db.ts';
 import { closeEventBus } from '../server/rollouts/events.ts';
 import { closeRollouts, launchRun, localQueue, waitForRun } from '../server/rollouts/service.ts';
 
@@ -53,7 +53,7 @@ async function timedRun(input: Parameters<typeof launchRun>[0]) {
 async function embedded(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-rollouts-'));
   const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
-  useRolloutDb(handle.db);
+  setRolloutDb(handle.db);
   try {
     const concurrency = config().ROLLOUT_CONCURRENCY;
     const run = await householdRun(50, 10);
@@ -90,7 +90,7 @@ async function embedded(): Promise<BenchRow[]> {
     ];
   } finally {
     await closeRollouts();
-    useRolloutDb(undefined);
+    setRolloutDb(undefined);
     await handle.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -157,7 +157,7 @@ async function scaleOut(): Promise<BenchRow[]> {
   const saved = config();
   setConfig({ REDIS_URL });
   setEpisodeQueueName(queueName);
-  useRolloutDb(handle.db);
+  setRolloutDb(handle.db);
   const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {
@@ -222,7 +222,7 @@ async function scaleOut(): Promise<BenchRow[]> {
     await q.close();
     await closeEventBus();
     setConfig({ REDIS_URL: saved.REDIS_URL });
-    useRolloutDb(undefined);
+    setRolloutDb(undefined);
     await handle.close();
     await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }

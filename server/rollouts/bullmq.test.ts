@@ -11,7 +11,7 @@ import { setConfig } from '../config.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { closeEpisodeQueue, setEpisodeQueueName } from './bullmq.ts';
-import { useRolloutDb } from './db.ts';
+import { setRolloutDb } from './db.ts';
 import { runEpisode } from './episode.ts';
 import { closeEventBus, listRunEvents } from './events.ts';
 import { launchRun, listEpisodes, waitForRun } from './service.ts';
@@ -85,7 +85,7 @@ async function until<T>(
 
 beforeAll(async () => {
   db = await createTestDb('postgres');
-  useRolloutDb(db.db);
+  setRolloutDb(db.db);
   setConfig({ REDIS_URL });
   setEpisodeQueueName(queueName);
 });
@@ -99,7 +99,7 @@ afterAll(async () => {
   await q.obliterate({ force: true }).catch(() => undefined);
   await q.close();
   await closeEventBus();
-  useRolloutDb(undefined);
+  setRolloutDb(undefined);
   await db?.close();
 });
 

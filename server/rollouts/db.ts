@@ -9,6 +9,6 @@ export async function rolloutDb(): Promise<PrismaClient> {
   return override ?? getDb();
 }
 
-export function useRolloutDb(db: PrismaClient | undefined): void {
+export function setRolloutDb(db: PrismaClient | undefined): void {
   override = db;
 }

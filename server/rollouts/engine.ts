@@ -23,7 +23,7 @@ export async function rolloutEngine(): Promise<RolloutEngine> {
   return engine;
 }
 
-export function useRolloutEngine(e: RolloutEngine | undefined): void {
+export function setRolloutEngine(e: RolloutEngine | undefined): void {
   engine = e;
 }
 

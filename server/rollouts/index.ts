@@ -1,7 +1,7 @@
 // The rollout engine's public surface (agreed in the team brief): runs, their episodes and steps,
 // metrics and the live event stream.
-export { useRolloutDb } from './db.ts';
-export { type EpisodeExecutor, type RolloutEngine, useRolloutEngine } from './engine.ts';
+export { setRolloutDb } from './db.ts';
+export { type EpisodeExecutor, type RolloutEngine, setRolloutEngine } from './engine.ts';
 export { runEpisode, runEpisodeWith } from './episode.ts';
 export {
   closeEventBus,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DbHandle, openDb } from '../db/index.ts';
-import { useRolloutDb } from './db.ts';
-import { useRolloutEngine } from './engine.ts';
+import { setRolloutDb } from './db.ts';
+import { setRolloutEngine } from './engine.ts';
 import { listRunEvents, type RunEventRecord, subscribeRun } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import {
@@ -21,22 +21,22 @@ let handle: DbHandle;
 
 beforeAll(async () => {
   handle = await openDb({ kind: 'pglite', memory: true });
-  useRolloutDb(handle.db);
+  setRolloutDb(handle.db);
 });
 
 afterEach(async () => {
   await closeRollouts();
-  useRolloutEngine(undefined);
+  setRolloutEngine(undefined);
 });
 
 afterAll(async () => {
-  useRolloutDb(undefined);
+  setRolloutDb(undefined);
   await handle.close();
 });
 
 describe('run service (embedded PGlite)', () => {
   it('launches, records every episode once and computes metrics from the store', async () => {
-    useRolloutEngine(counterEngine());
+    setRolloutEngine(counterEngine());
     const { runId } = await launchRun({
       spec: counterSpec,
       policy: 'test:inc',
@@ -73,7 +73,7 @@ describe('run service (embedded PGlite)', () => {
   });
 
   it('keeps infra errors out of the success rate and never scores them', async () => {
-    useRolloutEngine(counterEngine());
+    setRolloutEngine(counterEngine());
     const { runId } = await launchRun({
       spec: counterSpec,
       policy: 'test:infra',
@@ -100,7 +100,7 @@ describe('run service (embedded PGlite)', () => {
   });
 
   it('gives the same results for the same seeds', async () => {
-    useRolloutEngine(counterEngine());
+    setRolloutEngine(counterEngine());
     const a = await launchRun({
       spec: counterSpec,
       policy: 'test:giveup',
@@ -128,7 +128,7 @@ describe('run service (embedded PGlite)', () => {
   });
 
   it('streams events gap-free and resumes from a cursor', async () => {
-    useRolloutEngine(counterEngine({ delayMs: 5 }));
+    setRolloutEngine(counterEngine({ delayMs: 5 }));
     const { runId } = await launchRun({
       spec: counterSpec,
       policy: 'test:inc',
@@ -153,7 +153,7 @@ describe('run service (embedded PGlite)', () => {
   });
 
   it('records a stale attempt never, and replaces its steps (compare-and-set)', async () => {
-    useRolloutEngine(counterEngine());
+    setRolloutEngine(counterEngine());
     const db = handle.db;
     const run = await db.run.create({
       data: {
@@ -228,7 +228,7 @@ describe('run service (embedded PGlite)', () => {
   });
 
   it('refuses bad input before writing anything', async () => {
-    useRolloutEngine(counterEngine());
+    setRolloutEngine(counterEngine());
     await expect(launchRun({ spec: { version: 2 }, policy: 'test:inc' })).rejects.toThrow(
       /invalid spec/,
     );
