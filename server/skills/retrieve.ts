@@ -46,7 +46,10 @@ function relevance(q: Set<string>, skill: Skill, taskType?: string): number {
     if (taskType && skill.taskType === taskType) score += 1;
     else if (skill.taskType) score -= 0.5;
   }
-  if (skill.category === 'general') score += 0.25;
+  // General skills and common mistakes are mechanisms, not facts about one goal: they rarely share
+  // words with a goal sentence, so they keep a base score and compete on relevance above it.
+  if (skill.category === 'general') score += 0.3;
+  if (skill.category === 'mistake') score += 0.2;
   // A little weight on skills that have been useful before; never enough to beat relevance.
   return score + Math.min(skill.uses, 20) * 0.005;
 }

@@ -1,0 +1,263 @@
+// Persistence of skill banks (SkillBank / Skill / SkillEdit) and comparisons (Comparison).
+import type { Json } from '../../bridges/core/types.ts';
+import type { PrismaClient } from '../db/generated/client.ts';
+import { getDb } from '../db/index.ts';
+import { NotFoundError } from '../errors.ts';
+import { type EditRecord, SkillBankState } from './bank.ts';
+import type { CompareResult } from './compare.ts';
+import { SKILL_CATEGORIES, type Skill, type SkillCategory } from './types.ts';
+
+let override: PrismaClient | undefined;
+
+export function useSkillsDb(db: PrismaClient | undefined): void {
+  override = db;
+}
+
+async function db(): Promise<PrismaClient> {
+  return override ?? getDb();
+}
+
+const SKILL_SELECT = {
+  id: true,
+  category: true,
+  taskType: true,
+  title: true,
+  description: true,
+  content: true,
+  sourceEpisodeIds: true,
+  uses: true,
+} as const;
+
+function toSkill(row: {
+  id: string;
+  category: string;
+  taskType: string | null;
+  title: string;
+  description: string;
+  content: string;
+  sourceEpisodeIds: string[];
+  uses: number;
+}): Skill {
+  const category = (SKILL_CATEGORIES as readonly string[]).includes(row.category)
+    ? (row.category as SkillCategory)
+    : 'general';
+  return { ...row, category };
+}
+
+const asJson = (v: unknown): object => JSON.parse(JSON.stringify(v ?? null)) as object;
+
+/** Saves a bank with its skills (new database ids) and its edit history; returns the bank id. */
+export async function saveBank(o: {
+  name: string;
+  bridge: string | null;
+  source: string;
+  config: Json;
+  bank: SkillBankState;
+}): Promise<string> {
+  const client = await db();
+  return client.$transaction(async (tx) => {
+    const bank = await tx.skillBank.create({
+      data: { name: o.name, bridge: o.bridge, source: o.source, config: asJson(o.config) },
+      select: { id: true },
+    });
+    const ids = new Map<string, string>();
+    for (const s of o.bank.skills) {
+      const row = await tx.skill.create({
+        data: {
+          bankId: bank.id,
+          category: s.category,
+          taskType: s.taskType,
+          title: s.title,
+          description: s.description,
+          content: s.content,
+          sourceEpisodeIds: s.sourceEpisodeIds,
+          uses: s.uses,
+        },
+        select: { id: true },
+      });
+      ids.set(s.id, row.id);
+    }
+    for (const e of o.bank.history) {
+      await tx.skillEdit.create({
+        data: {
+          bankId: bank.id,
+          skillId: e.skillId ? (ids.get(e.skillId) ?? null) : null,
+          op: e.op,
+          before: e.before ? asJson(e.before) : undefined,
+          after: e.after ? asJson(e.after) : undefined,
+          reason: e.reason,
+        },
+      });
+    }
+    return bank.id;
+  });
+}
+
+export interface BankInfo {
+  id: string;
+  name: string;
+  bridge: string | null;
+  source: string;
+  config: Json;
+  createdAt: string;
+  skills: number;
+}
+
+export async function listBanks(): Promise<BankInfo[]> {
+  const rows = await (await db()).skillBank.findMany({
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+    select: {
+      id: true,
+      name: true,
+      bridge: true,
+      source: true,
+      config: true,
+      createdAt: true,
+      _count: { select: { skills: { where: { deletedAt: null } } } },
+    },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    bridge: r.bridge,
+    source: r.source,
+    config: r.config as Json,
+    createdAt: r.createdAt.toISOString(),
+    skills: r._count.skills,
+  }));
+}
+
+export async function getBank(id: string): Promise<{
+  bank: BankInfo;
+  skills: Skill[];
+  edits: (Omit<EditRecord, 'before' | 'after'> & { before: Json; after: Json; at: string })[];
+}> {
+  const client = await db();
+  const row = await client.skillBank.findUnique({
+    where: { id },
+    select: { id: true, name: true, bridge: true, source: true, config: true, createdAt: true },
+  });
+  if (!row) throw new NotFoundError(`skill bank '${id}' not found`);
+  const skills = await client.skill.findMany({
+    where: { bankId: id, deletedAt: null },
+    orderBy: [{ category: 'asc' }, { createdAt: 'asc' }],
+    select: SKILL_SELECT,
+  });
+  const edits = await client.skillEdit.findMany({
+    where: { bankId: id },
+    orderBy: { id: 'asc' },
+    take: 1000,
+    select: { op: true, skillId: true, before: true, after: true, reason: true, createdAt: true },
+  });
+  return {
+    bank: {
+      id: row.id,
+      name: row.name,
+      bridge: row.bridge,
+      source: row.source,
+      config: row.config as Json,
+      createdAt: row.createdAt.toISOString(),
+      skills: skills.length,
+    },
+    skills: skills.map(toSkill),
+    edits: edits.map((e) => ({
+      op: e.op as EditRecord['op'],
+      skillId: e.skillId,
+      before: (e.before ?? null) as Json,
+      after: (e.after ?? null) as Json,
+      reason: e.reason,
+      at: e.createdAt.toISOString(),
+    })),
+  };
+}
+
+export async function loadBankState(id: string): Promise<SkillBankState> {
+  const { skills } = await getBank(id);
+  return new SkillBankState(skills);
+}
+
+export async function saveComparison(r: CompareResult): Promise<string> {
+  const row = await (await db()).comparison.create({
+    data: {
+      bridge: r.input.bridge,
+      policy: r.input.policy,
+      trainSplit: r.input.trainSplit,
+      evalSplit: r.input.evalSplit,
+      envs: r.input.envs,
+      config: asJson(r.input),
+      results: asJson({
+        rows: r.rows,
+        trainTasks: r.trainTasks,
+        evalTasks: r.evalTasks,
+        envharness: r.envharness,
+        durationMs: r.durationMs,
+      }),
+      status: 'completed',
+      finishedAt: new Date(),
+    },
+    select: { id: true },
+  });
+  return row.id;
+}
+
+export interface ComparisonInfo {
+  id: string;
+  bridge: string;
+  policy: string;
+  trainSplit: string;
+  evalSplit: string;
+  envs: number;
+  config: Json;
+  results: Json;
+  status: string;
+  createdAt: string;
+}
+
+const CMP_SELECT = {
+  id: true,
+  bridge: true,
+  policy: true,
+  trainSplit: true,
+  evalSplit: true,
+  envs: true,
+  config: true,
+  results: true,
+  status: true,
+  createdAt: true,
+} as const;
+
+function toCmp(r: {
+  id: string;
+  bridge: string;
+  policy: string;
+  trainSplit: string;
+  evalSplit: string;
+  envs: number;
+  config: unknown;
+  results: unknown;
+  status: string;
+  createdAt: Date;
+}): ComparisonInfo {
+  return {
+    ...r,
+    config: r.config as Json,
+    results: (r.results ?? null) as Json,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export async function listComparisons(): Promise<ComparisonInfo[]> {
+  const rows = await (await db()).comparison.findMany({
+    orderBy: { createdAt: 'desc' },
+    take: 100,
+    select: CMP_SELECT,
+  });
+  return rows.map(toCmp);
+}
+
+export async function getComparison(id: string): Promise<ComparisonInfo> {
+  const row = await (await db()).comparison.findUnique({ where: { id }, select: CMP_SELECT });
+  if (!row) throw new NotFoundError(`comparison '${id}' not found`);
+  return toCmp(row);
+}
