@@ -10,6 +10,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   applyMigrations,
@@ -24,7 +25,7 @@ import {
 } from './migrate.ts';
 import { freshPGlite } from './pglite.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
-import { createTestDb } from './testing.ts';
+import { createTestDb, TEST_PG_ADMIN_URL } from './testing.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tmpDirs: string[] = [];
@@ -44,7 +45,8 @@ const editedSchema = readSchema().replace(
   'model Run {\n  label String @default("")\n',
 );
 
-describe('migrations', () => {
+// The schema engine replays migrations in a shadow database: seconds, more on a crowded machine.
+describe('migrations', { timeout: 120_000 }, () => {
   it('match the schema: no change is left unmigrated', async () => {
     expect(await pendingSchemaDiff()).toBe('');
   });
@@ -160,6 +162,14 @@ describe('migrations', () => {
     } finally {
       await t.close();
     }
+    // The throw-away database is dropped with its handle.
+    const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+    await admin.connect();
+    const left = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      new URL(t.url!).pathname.slice(1),
+    ]);
+    await admin.end();
+    expect(left.rowCount).toBe(0);
   });
 
   it('the committed generated client was generated from this schema (run npm run db:generate)', () => {

@@ -204,7 +204,7 @@ export async function pendingSchemaDiff(
     const schemaText = o.schemaText ?? readSchema();
     return await withEngine(
       'diff',
-      { factory: new PGliteMigrationFactory(main), schemaText, ...o },
+      { factory: new PGliteMigrationFactory(main, { shadowIsMain: true }), schemaText, ...o },
       async (engine) => {
         const list = loadMigrations(o.migrationsDir);
         const out = await engine.diff({

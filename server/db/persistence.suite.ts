@@ -98,6 +98,16 @@ export function persistenceSuite(kind: TestDbKind): void {
       expect(await db().harnessVersion.count({ where: { harnessId: h.id } })).toBe(0);
     });
 
+    it('gives concurrent saves of one harness distinct consecutive version numbers', async () => {
+      const h = await db().harness.create({ data: { name: 'raced', bridge: 'toy24' } });
+      const saved = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          createHarnessVersion(db(), h.id, { name: `v${i}`, spec: { i } }),
+        ),
+      );
+      expect(saved.map((v) => v.version).sort()).toEqual([1, 2, 3, 4]);
+    });
+
     it('writes episodes and steps in batches and reads steps back page by page', async () => {
       const run = await newRun(db(), { kind: 'baseline', queue: 'local', concurrency: 2 });
       const episodes = run.taskIds.flatMap((taskId, t) =>

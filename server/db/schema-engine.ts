@@ -92,7 +92,14 @@ export class PGliteMigrationFactory implements ReleasableFactory {
   private readonly inner: PrismaPGlite;
   private readonly shadows: PGlite[] = [];
 
-  constructor(private readonly client: PGlite) {
+  /**
+   * `shadowIsMain`: for a database that only serves the engine (diffs), replay migrations into it
+   * rather than into a second instance; the engine empties a shadow database before using it.
+   */
+  constructor(
+    private readonly client: PGlite,
+    private readonly o: { shadowIsMain?: boolean } = {},
+  ) {
     this.inner = new PrismaPGlite(client);
     this.adapterName = this.inner.adapterName;
   }
@@ -102,6 +109,7 @@ export class PGliteMigrationFactory implements ReleasableFactory {
   }
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {
+    if (this.o.shadowIsMain) return this.connect();
     const { db: shadow } = await freshPGlite();
     this.shadows.push(shadow);
     const adapter = runScriptsWith(await new PrismaPGlite(shadow).connect(), (s) => shadow.exec(s));
