@@ -26,9 +26,29 @@ import {
 import { freshPGlite } from './pglite.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
 
-export type { Prisma } from './generated/client.ts';
+export type {
+  Approval,
+  AuditLog,
+  Candidate,
+  Comparison,
+  Diagnosis,
+  Episode,
+  Harness,
+  HarnessVersion,
+  Invite,
+  Membership,
+  Prisma,
+  Project,
+  Rig,
+  Run,
+  RunEvent,
+  Skill,
+  SkillBank,
+  SkillEdit,
+  Step,
+  User,
+} from './generated/client.ts';
 export * from './generated/enums.ts';
-export type * from './generated/models.ts';
 export { PrismaClient };
 export type Db = PrismaClient;
 
