@@ -48,21 +48,65 @@ export function helpText(dialect: Dialect): string {
   );
 }
 
-/** ALFWorld lists entities by type name, and within a type from the highest number down. */
-function listingOrder(a: string, b: string): number {
-  const sa = a.lastIndexOf(' ');
-  const sb = b.lastIndexOf(' ');
-  const ta = a.slice(0, sa);
-  const tb = b.slice(0, sb);
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return Number(b.slice(sb + 1)) - Number(a.slice(sa + 1));
-}
-
 /** ALFWorld's list join: `a x`, `a x, and a y`, `a x, a y, and a z`; empty -> `nothing`. */
 export function joinList(items: readonly string[]): string {
   if (items.length === 0) return 'nothing';
   if (items.length === 1) return items[0] as string;
   return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+const HELP_MOVE = helpText('move');
+const HELP_PUT = helpText('put');
+
+interface SortKey {
+  stem: string;
+  num: number;
+}
+
+function sortKey(name: string): SortKey {
+  const space = name.lastIndexOf(' ');
+  return { stem: name.slice(0, space), num: Number(name.slice(space + 1)) };
+}
+
+/** ALFWorld lists entities by type name, and within a type from the highest number down. */
+function compareKeys(a: SortKey, b: SortKey): number {
+  if (a.stem !== b.stem) return a.stem < b.stem ? -1 : 1;
+  return b.num - a.num;
+}
+
+interface ReceptacleTexts {
+  goCmds: { cmd: string; index: number }[];
+  roomText: string;
+  names: Map<string, Entity>;
+}
+
+/**
+ * Everything derived from the receptacle list alone. A layout's receptacles are the same in every
+ * episode, so this is computed once per distinct list (keyed by the names, which define it).
+ */
+const receptacleCache = new Map<string, ReceptacleTexts>();
+
+function receptacleTexts(recs: readonly SimReceptacle[]): ReceptacleTexts {
+  const key = recs.map((r) => r.name).join('|');
+  const hit = receptacleCache.get(key);
+  if (hit) return hit;
+  const names = new Map<string, Entity>();
+  recs.forEach((r, index) => {
+    names.set(r.name, { kind: 'r', index });
+  });
+  const goCmds = recs
+    .map((r, index) => ({ cmd: `go to ${r.name}`, index }))
+    .sort((a, b) => (a.cmd < b.cmd ? -1 : a.cmd > b.cmd ? 1 : 0));
+  const listed = recs
+    .map((r) => ({ ...sortKey(r.name), name: r.name }))
+    .sort(compareKeys)
+    .map((r) => `${article(r.name)} ${r.name}`);
+  const roomText = `You are in the middle of a room. Looking quickly around you, you see ${joinList(listed)}.`;
+  const texts = { goCmds, roomText, names };
+  // Bounded: 120 layouts in the catalogue; snapshots could bring others, so cap the memory.
+  if (receptacleCache.size > 1000) receptacleCache.clear();
+  receptacleCache.set(key, texts);
+  return texts;
 }
 
 export interface ExecResult {
@@ -84,7 +128,7 @@ function split2(text: string, sep: string): [string, string] {
 }
 
 export class HouseholdSim {
-  readonly names = new Map<string, Entity>();
+  readonly names: Map<string, Entity>;
   private readonly aNames: string[];
   /** Position of each object in ALFWorld's listing order. */
   private readonly rank: number[];
@@ -107,35 +151,27 @@ export class HouseholdSim {
     readonly s: SimState,
     readonly dialect: Dialect,
   ) {
-    s.recs.forEach((r, index) => {
-      this.names.set(r.name, { kind: 'r', index });
-    });
-    s.objs.forEach((o, index) => {
-      this.names.set(o.name, { kind: 'o', index });
+    const fixed = receptacleTexts(s.recs);
+    this.goCmds = fixed.goCmds;
+    this.roomText = fixed.roomText;
+    this.names = new Map(fixed.names);
+    const keyed = s.objs.map((o, i) => {
+      this.names.set(o.name, { kind: 'o', index: i });
+      return { ...sortKey(o.name), i };
     });
     this.aNames = s.objs.map((o) => `${article(o.name)} ${o.name}`);
     this.rank = new Array<number>(s.objs.length);
-    s.objs
-      .map((o, i) => ({ name: o.name, i }))
-      .sort((a, b) => listingOrder(a.name, b.name))
-      .forEach((o, position) => {
-        this.rank[o.i] = position;
-      });
+    keyed.sort(compareKeys).forEach((o, position) => {
+      this.rank[o.i] = position;
+    });
     // Contents are kept in listing order (inserted in place on every move), so texts never sort.
-    const byRank = (a: number, b: number): number =>
-      (this.rank[a] as number) - (this.rank[b] as number);
+    const byRank = (x: number, y: number): number =>
+      (this.rank[x] as number) - (this.rank[y] as number);
     for (const r of s.recs) {
-      r.contents.sort(byRank);
-      r.nextTo.sort(byRank);
+      if (r.contents.length > 1) r.contents.sort(byRank);
+      if (r.nextTo.length > 1) r.nextTo.sort(byRank);
     }
-    this.goCmds = s.recs
-      .map((r, index) => ({ cmd: `go to ${r.name}`, index }))
-      .sort((a, b) => (a.cmd < b.cmd ? -1 : a.cmd > b.cmd ? 1 : 0));
-    const roomList = s.recs.map((r) => r.name).sort(listingOrder);
-    this.roomText = `You are in the middle of a room. Looking quickly around you, you see ${joinList(
-      roomList.map((name) => `${article(name)} ${name}`),
-    )}.`;
-    this.help = helpText(dialect);
+    this.help = dialect === 'move' ? HELP_MOVE : HELP_PUT;
   }
 
   // ---- texts -------------------------------------------------------------------------------
