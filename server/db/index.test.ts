@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setConfig } from '../config.ts';
 import { closeDb, configuredTarget, DatabaseInUseError, getDb, openDb } from './index.ts';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'envharness-data-'));
 afterAll(async () => {
   await closeDb();
@@ -56,6 +58,33 @@ describe('getDb (embedded default)', () => {
     expect(await handle.db.run.count()).toBe(0);
     await handle.close();
     expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it('keeps committed rows when the process holding the folder is killed (SIGKILL)', async () => {
+    const dir = path.join(dataDir, 'crashed');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'crash-child.fixture.ts'), dir, '5'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((r) => child.once('exit', r));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (b: Buffer) => {
+        if (b.toString().includes('committed')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`child exited early (${code})`)));
+    });
+    child.kill('SIGKILL');
+    await exited;
+    const handle = await openDb({ kind: 'pglite', dir });
+    try {
+      const names = (await handle.db.harness.findMany({ orderBy: { name: 'asc' } })).map(
+        (h) => h.name,
+      );
+      expect(names).toEqual([0, 1, 2, 3, 4].map((i) => `committed ${i}`));
+    } finally {
+      await handle.close();
+    }
   });
 
   it('refuses a folder that holds something other than a PGlite database', async () => {
