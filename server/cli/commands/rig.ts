@@ -1,0 +1,144 @@
+import { DESIGNERS, type DesignerName } from '../../rigger/designers/index.ts';
+import { type RigResult, runRig } from '../../rigger/loop.ts';
+import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import {
+  type Command,
+  flag,
+  intOption,
+  json,
+  type OptionValues,
+  stringOption,
+  UsageError,
+} from '../command.ts';
+
+export function bandOption(values: OptionValues, name: string): [number, number] | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((x) => Number(x.trim()));
+  const [lo, hi] = parts;
+  if (
+    parts.length !== 2 ||
+    lo === undefined ||
+    hi === undefined ||
+    !Number.isFinite(lo) ||
+    !Number.isFinite(hi) ||
+    lo < 0 ||
+    lo > hi
+  ) {
+    throw new UsageError(`--${name} must be lo,hi with 0 <= lo <= hi, got '${text}'`);
+  }
+  return [lo, hi];
+}
+
+export function designerOption(values: OptionValues): DesignerName {
+  const d = stringOption(values, 'designer') ?? 'heuristic';
+  if (!(DESIGNERS as readonly string[]).includes(d)) {
+    throw new UsageError(`--designer must be one of ${DESIGNERS.join(', ')}, got '${d}'`);
+  }
+  return d as DesignerName;
+}
+
+/** The documented JSON shape of `harness rig --json`. */
+export function rigJson(r: RigResult) {
+  return {
+    rigId: r.rigId,
+    task: r.taskId,
+    baseline: {
+      runId: r.baseline.runId,
+      successRate: r.baseline.successRate,
+      failureDistribution: r.baseline.failureDistribution,
+      meanSteps: r.baseline.meanSteps,
+    },
+    diagnosis: {
+      axis: r.diagnosis.axis,
+      label: r.diagnosis.label,
+      description: r.diagnosis.description,
+      evidence: r.diagnosis.evidence.map((e) => ({ episodeId: e.episodeId, step: e.step })),
+      direction: r.diagnosis.direction,
+    },
+    iterations: r.iterations.map((it) => ({
+      candidate: { spec: it.candidate.spec, rationale: it.candidate.rationale },
+      ...(it.writeError ? { writeError: it.writeError } : {}),
+      validation: it.validation,
+      decision: it.decision,
+      feedback: it.feedback,
+    })),
+    accepted: r.accepted,
+    ...(r.rounds
+      ? {
+          rounds: r.rounds.map((x) => ({
+            round: x.round,
+            skills: x.skills,
+            baseline: { successRate: x.baseline.successRate, runId: x.baseline.runId },
+            diagnosis: { axis: x.diagnosis.axis, label: x.diagnosis.label },
+            iterations: x.iterations.length,
+            accepted: x.accepted,
+            lessons: x.lessons,
+          })),
+        }
+      : {}),
+    durationMs: r.durationMs,
+  };
+}
+
+export const command: Command = {
+  name: 'rig',
+  summary:
+    'EnvRigger: observe a policy, diagnose it, write and validate harness candidates until one lands in the band.',
+  usage:
+    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--json]',
+  options: {
+    task: { type: 'string' },
+    policy: { type: 'string' },
+    designer: { type: 'string' },
+    k: { type: 'string' },
+    'max-iterations': { type: 'string' },
+    band: { type: 'string' },
+    'steps-band': { type: 'string' },
+    defect: { type: 'string' },
+    rounds: { type: 'string' },
+    'max-steps': { type: 'string' },
+    scene: { type: 'string' },
+    seed: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, io }) {
+    const task = stringOption(values, 'task');
+    if (!task?.includes(':')) throw new UsageError('--task bridge:task is required');
+    const policy = stringOption(values, 'policy');
+    if (!policy) throw new UsageError('--policy is required (see harness policies)');
+    const asJson = flag(values, 'json');
+    const band = bandOption(values, 'band');
+    const stepsBand = bandOption(values, 'steps-band');
+    const defect = stringOption(values, 'defect');
+    try {
+      const result = await runRig(
+        {
+          task,
+          policy,
+          designer: designerOption(values),
+          k: intOption(values, 'k', 5),
+          maxIterations: intOption(values, 'max-iterations', 5),
+          rounds: intOption(values, 'rounds', 1),
+          maxSteps: intOption(values, 'max-steps', 50),
+          scene: intOption(values, 'scene', 0),
+          seed: intOption(values, 'seed', 0),
+          ...(band ? { band } : {}),
+          ...(stepsBand ? { stepsBand } : {}),
+          ...(defect ? { defect } : {}),
+        },
+        { onProgress: (text) => io.err(`${text}\n`) },
+      );
+      if (asJson) io.out(json(rigJson(result)));
+      else {
+        io.out(
+          `rig ${result.rigId}: ${result.accepted ? 'accepted a candidate' : 'no candidate accepted'} after ${result.iterations.length} iteration(s) (${(result.durationMs / 1000).toFixed(1)} s)\n`,
+        );
+        if (result.accepted) io.out(json(result.accepted));
+      }
+      return result.accepted ? 0 : 1;
+    } finally {
+      await closeRolloutResources();
+    }
+  },
+};

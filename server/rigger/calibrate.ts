@@ -1,0 +1,125 @@
+// Appendix G of the EnvHarness paper: the share of a split's tasks whose success rate lies in a band,
+// on the original tasks and after EnvRigger (the accepted candidate's validation rate; a task already
+// in the band keeps its original rate, one without an accepted candidate keeps its baseline).
+import { z } from 'zod';
+import { getBridge } from '../../bridges/index.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import { DESIGNERS } from './designers/index.ts';
+import { type RigHooks, runRig } from './loop.ts';
+import { inBand } from './stats.ts';
+import { BandSchema } from './types.ts';
+
+export const CalibrateInputSchema = z.object({
+  bridge: z.string().min(1),
+  split: z.string().min(1),
+  policy: z.string().min(1),
+  band: BandSchema.default([0.4, 0.6]),
+  designer: z.enum(DESIGNERS).default('heuristic'),
+  limit: z.number().int().min(1).optional(),
+  k: z.number().int().min(1).max(100).default(5),
+  maxIterations: z.number().int().min(1).max(50).default(5),
+  maxSteps: z.number().int().min(1).default(50),
+  type: z.string().optional(),
+});
+export type CalibrateInput = z.input<typeof CalibrateInputSchema>;
+
+export interface CalibrateTask {
+  taskId: string;
+  type: string;
+  rigId: string;
+  before: number | null;
+  after: number | null;
+  inBandBefore: boolean;
+  inBandAfter: boolean;
+  diagnosis: string;
+  iterations: number;
+  accepted: HarnessSpec | null;
+}
+
+export interface CalibrateResult {
+  bridge: string;
+  split: string;
+  policy: string;
+  band: [number, number];
+  tasks: number;
+  before: { inBand: number; share: number };
+  after: { inBand: number; share: number };
+  detail: CalibrateTask[];
+  durationMs: number;
+}
+
+export async function calibrate(
+  raw: CalibrateInput,
+  hooks: RigHooks = {},
+): Promise<CalibrateResult> {
+  const parsed = CalibrateInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(
+      `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const input = parsed.data;
+  const started = performance.now();
+  const bridge = await getBridge(input.bridge);
+  if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
+  if (!bridge.splits.includes(input.split)) {
+    throw new InvalidInputError(
+      `unknown split '${input.split}' (splits: ${bridge.splits.join(', ')})`,
+    );
+  }
+  let tasks = await bridge.listTasks({
+    split: input.split,
+    ...(input.type ? { type: input.type } : {}),
+  });
+  if (input.limit !== undefined) tasks = tasks.slice(0, input.limit);
+  const band = input.band as [number, number];
+  const detail: CalibrateTask[] = [];
+  for (const [i, t] of tasks.entries()) {
+    hooks.onProgress?.(`[${i + 1}/${tasks.length}] ${t.id}`);
+    const r = await runRig(
+      {
+        task: `${input.bridge}:${t.id}`,
+        policy: input.policy,
+        designer: input.designer,
+        k: input.k,
+        maxIterations: input.maxIterations,
+        maxSteps: input.maxSteps,
+        band,
+      },
+      hooks,
+    );
+    const before = r.baseline.successRate;
+    const acceptedRate =
+      r.iterations.find((x) => x.decision === 'accept')?.validation?.successRate ?? null;
+    const after = r.accepted ? acceptedRate : before;
+    detail.push({
+      taskId: r.taskId,
+      type: t.type,
+      rigId: r.rigId,
+      before,
+      after,
+      inBandBefore: before !== null && inBand(before, band),
+      inBandAfter: after !== null && inBand(after, band),
+      diagnosis: r.diagnosis.label,
+      iterations: r.iterations.length,
+      accepted: r.accepted,
+    });
+  }
+  const count = (f: (d: CalibrateTask) => boolean) => detail.filter(f).length;
+  const share = (n: number) => (detail.length === 0 ? 0 : n / detail.length);
+  const b = count((d) => d.inBandBefore);
+  const a = count((d) => d.inBandAfter);
+  return {
+    bridge: input.bridge,
+    split: input.split,
+    policy: input.policy,
+    band,
+    tasks: detail.length,
+    before: { inBand: b, share: share(b) },
+    after: { inBand: a, share: share(a) },
+    detail,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,346 @@
+// Rule-based diagnosis over trajectories only: what the agent typed and what it was shown. Nothing
+// here looks at the policy's id, configuration or code — the designer is a black-box observer.
+import type { TaskInfo } from '../../../../bridges/core/types.ts';
+import type { StepRecord } from '../../../harness/types.ts';
+import type {
+  Axis,
+  Batch,
+  DiagnosisReport,
+  Direction,
+  Evidence,
+  ObservedEpisode,
+  RigConstraints,
+} from '../../types.ts';
+
+export interface Finding {
+  axis: Axis;
+  label: string;
+  description: string;
+  evidence: Evidence[];
+  /** Failing episodes that show it. */
+  episodes: number;
+  /** Tie-break: lower is more specific. */
+  rank: number;
+}
+
+const NOTHING = /^\s*nothing happens\.?\s*$/i;
+
+/** The text an agent typed (text tools) or a compact rendering of a tool call. */
+export function commandOf(step: StepRecord): string {
+  const args = step.action.args;
+  const first = Object.values(args)[0];
+  if (Object.keys(args).length === 1 && typeof first === 'string')
+    return first.trim().toLowerCase();
+  return `${step.action.name} ${JSON.stringify(args)}`;
+}
+
+function failed(step: StepRecord): boolean {
+  return step.invalid || NOTHING.test(step.observation.text);
+}
+
+const failing = (b: Batch) => b.episodes.filter((e) => e.outcome === 'failure');
+
+function loops(episodes: ObservedEpisode[]): Finding | undefined {
+  const evidence: Evidence[] = [];
+  let hit = 0;
+  let repeats = 0;
+  for (const e of episodes) {
+    let found = false;
+    const t = e.trajectory;
+    for (let i = 0; i < t.length; ) {
+      const s = t[i] as StepRecord;
+      if (!failed(s)) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (
+        j < t.length &&
+        failed(t[j] as StepRecord) &&
+        commandOf(t[j] as StepRecord) === commandOf(s)
+      )
+        j++;
+      if (j - i >= 3) {
+        found = true;
+        repeats += j - i - 1;
+        if (evidence.filter((x) => x.episodeId === e.episodeId).length < 2)
+          evidence.push({
+            episodeId: e.episodeId,
+            step: i + 1,
+            note: `"${commandOf(s)}" failed and was typed again ${j - i - 1} time(s)`,
+          });
+      }
+      i = j;
+    }
+    if (found) hit++;
+  }
+  if (hit === 0) return undefined;
+  return {
+    axis: 'action',
+    label: 'repeats-failed-actions',
+    description: `The agent types a command again right after it failed ("Nothing happens."), ${repeats} wasted step(s) in ${hit} failing episode(s): it burns its step budget in loops instead of trying something else.`,
+    evidence,
+    episodes: hit,
+    rank: 1,
+  };
+}
+
+function invalidStreaks(episodes: ObservedEpisode[]): Finding | undefined {
+  const evidence: Evidence[] = [];
+  let hit = 0;
+  for (const e of episodes) {
+    let run = 0;
+    let start = 0;
+    let found = false;
+    e.trajectory.forEach((s, i) => {
+      if (failed(s)) {
+        if (run === 0) start = i;
+        run++;
+        if (run === 5 && !found) {
+          found = true;
+          evidence.push({
+            episodeId: e.episodeId,
+            step: start,
+            note: '5+ failed actions in a row',
+          });
+        }
+      } else run = 0;
+    });
+    if (found) hit++;
+  }
+  if (hit === 0) return undefined;
+  return {
+    axis: 'action',
+    label: 'invalid-action-streak',
+    description: `Long streaks of invalid or failing actions in ${hit} failing episode(s): the agent does not understand which actions are possible here.`,
+    evidence,
+    episodes: hit,
+    rank: 3,
+  };
+}
+
+/** Household: closed receptacles seen, never an `open`, and the goal object never in sight. */
+function neverOpens(
+  episodes: ObservedEpisode[],
+  objectWord: string | undefined,
+): Finding | undefined {
+  const evidence: Evidence[] = [];
+  let hit = 0;
+  for (const e of episodes) {
+    const typed = e.trajectory.map(commandOf);
+    if (typed.some((c) => c.startsWith('open '))) continue;
+    const closed = e.trajectory
+      .map((s, i) => ({ i, m: /the ([a-z]+ \d+) is closed\./i.exec(s.observation.text) }))
+      .filter((x) => x.m);
+    if (closed.length === 0) continue;
+    const seen =
+      objectWord !== undefined &&
+      e.trajectory.some((s) =>
+        new RegExp(`\\b(a|an) ${objectWord} \\d+`, 'i').test(s.observation.text),
+      );
+    if (seen && e.failureCategory !== 'gave_up' && e.failureCategory !== 'step_budget_exhausted')
+      continue;
+    hit++;
+    for (const c of closed.slice(0, 2))
+      evidence.push({
+        episodeId: e.episodeId,
+        step: c.i,
+        note: `saw "${c.m?.[0]}" and never opened it`,
+      });
+  }
+  if (hit === 0) return undefined;
+  return {
+    axis: 'action',
+    label: 'never-opens-closed-receptacles',
+    description: `In ${hit} failing episode(s) the agent walked past closed receptacles ("The … is closed.") without ever typing \`open\`${objectWord ? `, and never saw a ${objectWord}` : ''}: what is inside closed receptacles stays out of its reach.`,
+    evidence,
+    episodes: hit,
+    rank: 0,
+  };
+}
+
+/** Household: the goal object was placed without the state change the goal asks for. */
+function skipsTransform(
+  episodes: ObservedEpisode[],
+  task: TaskInfo,
+  objectWord: string | undefined,
+): Finding | undefined {
+  const need = /\b(clean|hot|heat|cool)\b/i.exec(task.goal)?.[1]?.toLowerCase();
+  if (!need || !objectWord) return undefined;
+  const verb = need === 'hot' ? 'heat' : need;
+  const evidence: Evidence[] = [];
+  let hit = 0;
+  for (const e of episodes) {
+    const done = new Set<string>();
+    let found = false;
+    e.trajectory.forEach((s, i) => {
+      const t = s.observation.text;
+      const changed = new RegExp(`you ${verb} the (${objectWord} \\d+)`, 'i').exec(t)?.[1];
+      if (changed) done.add(changed.toLowerCase());
+      const placed = new RegExp(`you (?:move|put) the (${objectWord} \\d+) (?:to|in|on)`, 'i').exec(
+        t,
+      )?.[1];
+      if (placed && !done.has(placed.toLowerCase()) && !found) {
+        found = true;
+        evidence.push({
+          episodeId: e.episodeId,
+          step: i,
+          note: `placed the ${placed} without a "${verb}" step first`,
+        });
+      }
+    });
+    if (found) hit++;
+  }
+  if (hit === 0) return undefined;
+  return {
+    axis: 'task_understanding',
+    label: 'skips-required-transformation',
+    description: `The goal asks for a ${need} ${objectWord}, but in ${hit} failing episode(s) the agent placed it without ever using the ${verb} action: it ignores the state the goal requires.`,
+    evidence,
+    episodes: hit,
+    rank: 0,
+  };
+}
+
+function byCategory(
+  episodes: ObservedEpisode[],
+  category: string,
+  axis: Axis,
+  label: string,
+  description: (n: number) => string,
+  rank: number,
+): Finding | undefined {
+  const hits = episodes.filter((e) => e.failureCategory === category);
+  if (hits.length === 0) return undefined;
+  return {
+    axis,
+    label,
+    description: description(hits.length),
+    evidence: hits.map((e) => ({
+      episodeId: e.episodeId,
+      step: Math.max(0, e.trajectory.length - 1),
+      note: category.replaceAll('_', ' '),
+    })),
+    episodes: hits.length,
+    rank,
+  };
+}
+
+export function objectWordOf(task: TaskInfo): string | undefined {
+  const t = task.meta?.objectType;
+  return typeof t === 'string' ? t.toLowerCase() : undefined;
+}
+
+export function findings(baseline: Batch, task: TaskInfo): Finding[] {
+  const fails = failing(baseline);
+  const word = objectWordOf(task);
+  const out = [
+    neverOpens(fails, word),
+    skipsTransform(fails, task, word),
+    loops(fails),
+    invalidStreaks(fails),
+    byCategory(
+      fails,
+      'step_budget_exhausted',
+      'start_state',
+      'runs-out-of-steps',
+      (n) =>
+        `${n} episode(s) used the whole step budget without reaching the goal: from this start state the search is too long for the agent.`,
+      5,
+    ),
+    byCategory(
+      fails,
+      'gave_up',
+      'task_understanding',
+      'gives-up-early',
+      (n) =>
+        `${n} episode(s) ended with the agent giving up before the budget ran out, with the goal not met.`,
+      6,
+    ),
+    byCategory(
+      fails,
+      'wrong_final_state',
+      'task_understanding',
+      'wrong-final-state',
+      (n) => `${n} episode(s) ended with the verifier rejecting the final state.`,
+      7,
+    ),
+    byCategory(
+      fails,
+      'invalid_action_loop',
+      'action',
+      'invalid-action-loop',
+      (n) => `${n} episode(s) ended in a loop of invalid actions.`,
+      2,
+    ),
+  ].filter((f): f is Finding => f !== undefined);
+  return out.sort((a, b) => b.episodes - a.episodes || a.rank - b.rank);
+}
+
+const DEFECT_HINTS: [RegExp, string][] = [
+  [/\bopen|closed|inside|drawer|cabinet/i, 'never-opens-closed-receptacles'],
+  [/clean|heat|hot|cool|state|transform|verif/i, 'skips-required-transformation'],
+  [/repeat|loop|again|retr/i, 'repeats-failed-actions'],
+  [/invalid|illegal/i, 'invalid-action-streak'],
+  [/give[s]? up|quit|stop/i, 'gives-up-early'],
+  [/budget|slow|steps|long/i, 'runs-out-of-steps'],
+];
+
+export function directionFor(rate: number | null, constraints: RigConstraints): Direction {
+  if (rate === null) return 'scaffold';
+  if (rate < constraints.band[0] - 1e-9) return 'scaffold';
+  if (rate > constraints.band[1] + 1e-9) return 'harder';
+  return 'none';
+}
+
+export function heuristicDiagnosis(
+  baseline: Batch,
+  task: TaskInfo,
+  constraints: RigConstraints,
+): DiagnosisReport {
+  const rate = baseline.stats.successRate;
+  const direction = directionFor(rate, constraints);
+  const all = findings(baseline, task);
+  // A stated defect picks the matching finding when the trajectories show it.
+  let main = all[0];
+  if (constraints.defect) {
+    const wanted = DEFECT_HINTS.find(([re]) => re.test(constraints.defect ?? ''))?.[1];
+    main = all.find((f) => f.label === wanted) ?? main;
+  }
+  const secondary = all
+    .filter((f) => f !== main)
+    .map((f) => ({ axis: f.axis, label: f.label, description: f.description }));
+  const pct = rate === null ? 'no scored episode' : `${Math.round(rate * 100)}% success`;
+  if (!main) {
+    const successes = baseline.episodes.filter((e) => e.outcome === 'success');
+    return {
+      axis: 'none',
+      label: rate === 1 ? 'mastered' : 'no-failure-pattern',
+      description:
+        rate === 1
+          ? `The policy solved all ${successes.length} baseline episodes (mean ${baseline.stats.meanSteps?.toFixed(1) ?? '?'} steps): the task no longer teaches it anything. Direction: a harder variant that stays solvable.`
+          : `Baseline ${pct}; no recurring failure pattern in the trajectories.${direction === 'none' ? ' The task is already challenging but solvable.' : ''}`,
+      evidence: successes.slice(0, 5).map((e) => ({
+        episodeId: e.episodeId,
+        step: Math.max(0, e.trajectory.length - 1),
+        note: `solved in ${e.steps} steps`,
+      })),
+      direction,
+      ...(secondary.length ? { secondary } : {}),
+    };
+  }
+  const dirText =
+    direction === 'scaffold'
+      ? 'Direction: scaffold (pre-complete steps or add feedback) until it is challenging but solvable.'
+      : direction === 'harder'
+        ? 'Direction: a harder variant that stays solvable.'
+        : 'The success rate is already in the band.';
+  return {
+    axis: main.axis,
+    label: main.label,
+    description: `Baseline ${pct}. ${main.description} ${dirText}`,
+    evidence: main.evidence.slice(0, 12),
+    direction,
+    ...(secondary.length ? { secondary } : {}),
+  };
+}

@@ -1,0 +1,304 @@
+// The LLM designer: any OpenAI-compatible endpoint, answering only through forced tool calls
+// (propose_candidate, decide_on_traces). The system prompt carries the paper's designer rules and the
+// environment's tools and state schema; the user turns carry the baseline trajectories and feedback.
+import OpenAI from 'openai';
+import { z } from 'zod';
+import type { Action, Json } from '../../../bridges/core/types.ts';
+import { config } from '../../config.ts';
+import { DomainError, InvalidInputError } from '../../errors.ts';
+import { ActionSchema } from '../../harness/spec.ts';
+import {
+  type Attempt,
+  AXES,
+  type Batch,
+  type CandidateDraft,
+  type DesignContext,
+  type Designer,
+  type DiagnosisReport,
+  type TraceVerdict,
+} from '../types.ts';
+import { composeSpec } from './heuristic/common.ts';
+
+/** The designer's reply could not be used (no tool call, bad arguments) after the retries. */
+export class DesignerReplyError extends DomainError {
+  override name = 'DesignerReplyError';
+}
+
+const EvidenceSchema = z.object({ episodeId: z.string(), step: z.number().int().min(0) });
+export const ProposeCandidateSchema = z.object({
+  diagnosis: z.object({
+    axis: z.enum(AXES),
+    label: z.string().min(1).max(80),
+    description: z.string().min(1).max(4000),
+    evidence: z.array(EvidenceSchema).max(50).default([]),
+  }),
+  in_env_actions: z
+    .array(z.union([z.string().min(1), ActionSchema]))
+    .max(200)
+    .default([]),
+  rules_code: z
+    .string()
+    .max(64 * 1024)
+    .default(''),
+  rationale: z.string().min(1).max(4000),
+});
+export const DecideOnTracesSchema = z.object({
+  decision: z.enum(['accept', 'refine', 'reject']),
+  feedback: z.string().max(4000),
+});
+
+const PROPOSE_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'propose_candidate',
+    description:
+      'Diagnose the policy from the trajectories and propose ONE harness candidate: set-up actions replayed after reset (Stage) and/or Contract rules code.',
+    parameters: z.toJSONSchema(ProposeCandidateSchema, { io: 'input' }) as Record<string, unknown>,
+  },
+};
+const DECIDE_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'decide_on_traces',
+    description:
+      'Decide on a validated candidate from its K-sample statistics and trajectories: accept, refine (with feedback for the next candidate) or reject.',
+    parameters: z.toJSONSchema(DecideOnTracesSchema, { io: 'input' }) as Record<string, unknown>,
+  },
+};
+
+export const DESIGNER_RULES = `You are EnvRigger's designer. You customise an existing environment for ONE black-box policy by
+wrapping it in harness components; the environment's own verifier is always kept.
+Components you can write:
+- in_env_actions (Stage): ordinary tool calls replayed right after reset, before the policy acts (they do
+  not count against its step budget). Use them to add obstacles (hide an object in a closed receptacle)
+  or to pre-complete sub-goals (clean the object beforehand). Every action must be valid in sequence
+  from the reset state, or the candidate is sent back to you with the environment's reply.
+- rules_code (Contract): JavaScript exporting up to three hooks, each identity when absent:
+    export function filterAction(action, state) { return action | { blocked: 'reason' } }
+    export function modifyTransition(action, result, state) { return result }  // result: { observation: {text}, terminated, truncated, info }
+    export function filterObservation(observation, state) { return observation | 'text' }
+  Hooks read only the read-only state view; module-level variables persist within one episode. Rules never
+  change the initial state or the reward.
+Rules:
+1. Never make the task unsolvable: 0% success teaches nothing and is never accepted.
+2. Prefer small, local perturbations over banning capabilities.
+3. Look at the baseline first: a very weak policy gets scaffolding (pre-complete steps, add feedback); a
+   policy at 100% gets a harder variant. The target is "challenging but solvable": the success band.
+4. Cite the episodes and steps your diagnosis rests on (episodeId, 0-based step).
+Always answer with the tool call you are asked for.`;
+
+function render(batch: Batch, maxEpisodes = 5, maxSteps = 40): string {
+  const lines: string[] = [];
+  const s = batch.stats;
+  lines.push(
+    `success ${s.successes}/${s.n}, failures ${JSON.stringify(s.failureDistribution)}, mean steps ${s.meanSteps?.toFixed(1) ?? '-'}, errors ${s.errors}${s.errorMessages.length ? ` (${s.errorMessages.slice(0, 2).join(' | ')})` : ''}`,
+  );
+  for (const e of batch.episodes.slice(0, maxEpisodes)) {
+    lines.push(
+      `episode ${e.episodeId} (seed ${e.seed}): ${e.outcome}${e.failureCategory ? ` / ${e.failureCategory}` : ''}, ${e.steps} steps`,
+    );
+    for (const st of e.trajectory.slice(0, maxSteps)) {
+      const a = Object.values(st.action.args)[0];
+      const typed = typeof a === 'string' ? a : JSON.stringify(st.action.args);
+      lines.push(
+        `  ${st.index}> ${typed} => ${st.observation.text.replaceAll('\n', ' ').slice(0, 160)}`,
+      );
+    }
+    if (e.trajectory.length > maxSteps)
+      lines.push(`  … ${e.trajectory.length - maxSteps} more steps`);
+  }
+  return lines.join('\n');
+}
+
+export interface LlmDesignerOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  temperature?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export class LlmDesigner implements Designer {
+  readonly name = 'llm';
+  private readonly client: OpenAI;
+  private pending: CandidateDraft | undefined;
+
+  constructor(private readonly options: LlmDesignerOptions) {
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey ?? 'not-needed',
+      timeout: options.timeoutMs ?? 120_000,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  static fromConfig(): LlmDesigner {
+    const c = config();
+    if (!c.OPENAI_BASE_URL || !c.OPENAI_MODEL) {
+      throw new InvalidInputError('the llm designer needs OPENAI_BASE_URL and OPENAI_MODEL');
+    }
+    return new LlmDesigner({
+      baseUrl: c.OPENAI_BASE_URL,
+      model: c.OPENAI_MODEL,
+      temperature: c.OPENAI_TEMPERATURE,
+      ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}),
+    });
+  }
+
+  private system(ctx: DesignContext, state: Json): string {
+    return `${DESIGNER_RULES}
+
+Environment: ${ctx.bridge}. Tools the policy (and your in_env_actions) use:
+${JSON.stringify(ctx.tools)}
+State view schema (what hooks read as \`state\`):
+${JSON.stringify(ctx.stateSchema)}
+State view right after reset:
+${JSON.stringify(state).slice(0, 12_000)}`;
+  }
+
+  private async call<T>(
+    ctx: DesignContext,
+    tool: typeof PROPOSE_TOOL | typeof DECIDE_TOOL,
+    schema: z.ZodType<T>,
+    user: string,
+  ): Promise<T> {
+    const state = await ctx.initialState();
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'system', content: this.system(ctx, state) },
+      { role: 'user', content: user },
+    ];
+    let problem = 'no tool call';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reply = await this.client.chat.completions.create({
+        model: this.options.model,
+        messages,
+        tools: [tool],
+        tool_choice: { type: 'function', function: { name: tool.function.name } },
+        ...(this.options.temperature !== undefined
+          ? { temperature: this.options.temperature }
+          : {}),
+      });
+      const message = reply.choices[0]?.message;
+      const call = message?.tool_calls?.find(
+        (c) => c.type === 'function' && c.function.name === tool.function.name,
+      );
+      if (call && call.type === 'function') {
+        let args: unknown;
+        try {
+          args = JSON.parse(call.function.arguments);
+          const parsed = schema.safeParse(args);
+          if (parsed.success) return parsed.data;
+          const issue = parsed.error.issues[0];
+          problem = `arguments invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+        } catch {
+          problem = 'arguments are not JSON';
+        }
+        messages.push(
+          { role: 'assistant', content: null, tool_calls: [call] },
+          {
+            role: 'tool',
+            tool_call_id: call.id,
+            content: `Error: ${problem}. Call ${tool.function.name} again with valid arguments.`,
+          },
+        );
+      } else {
+        messages.push(
+          { role: 'assistant', content: message?.content ?? '' },
+          { role: 'user', content: `Answer by calling ${tool.function.name}.` },
+        );
+      }
+    }
+    throw new DesignerReplyError(
+      `the llm designer gave no usable ${tool.function.name} call: ${problem}`,
+    );
+  }
+
+  private brief(ctx: DesignContext): string {
+    const c = ctx.constraints;
+    return `Task (${ctx.taskId}): ${ctx.task.goal}
+Target: success rate in [${c.band[0]}, ${c.band[1]}] over K rollouts${c.stepsBand ? `, mean steps in [${c.stepsBand[0]}, ${c.stepsBand[1]}]` : ''}; step budget ${ctx.maxSteps}.${c.defect ? `\nThe user reports this defect to target: ${c.defect}` : ''}
+Baseline rollouts of the policy on the original task:
+${render(ctx.baseline)}`;
+  }
+
+  private toDraft(ctx: DesignContext, p: z.infer<typeof ProposeCandidateSchema>): CandidateDraft {
+    const tool = ctx.tools[0];
+    const textArg = tool
+      ? Object.keys((tool.parameters.properties as Record<string, unknown>) ?? {})[0]
+      : undefined;
+    const actions: Action[] = p.in_env_actions.map((a) =>
+      typeof a === 'string'
+        ? { name: tool?.name ?? 'act', args: { [textArg ?? 'command']: a } }
+        : a,
+    );
+    return {
+      spec: composeSpec(ctx.baseSpec, {
+        stage: actions,
+        contracts: p.rules_code.trim() ? [p.rules_code] : [],
+      }),
+      rationale: p.rationale,
+      template: 'llm',
+      params: { diagnosis: p.diagnosis.label } as Json,
+    };
+  }
+
+  async diagnose(ctx: DesignContext): Promise<DiagnosisReport> {
+    const p = await this.call(
+      ctx,
+      PROPOSE_TOOL,
+      ProposeCandidateSchema,
+      `${this.brief(ctx)}\n\nDiagnose the policy and propose your first candidate.`,
+    );
+    const ids = new Set(ctx.baseline.episodes.map((e) => e.episodeId));
+    const lengths = new Map(ctx.baseline.episodes.map((e) => [e.episodeId, e.trajectory.length]));
+    const rate = ctx.baseline.stats.successRate;
+    const [lo, hi] = ctx.constraints.band;
+    this.pending = this.toDraft(ctx, p);
+    return {
+      axis: p.diagnosis.axis,
+      label: p.diagnosis.label,
+      description: p.diagnosis.description,
+      // Only citations of real episodes and steps survive.
+      evidence: p.diagnosis.evidence.filter(
+        (e) => ids.has(e.episodeId) && e.step < (lengths.get(e.episodeId) ?? 0),
+      ),
+      direction: rate === null || rate < lo ? 'scaffold' : rate > hi ? 'harder' : 'none',
+    };
+  }
+
+  async write(ctx: DesignContext): Promise<CandidateDraft | undefined> {
+    if (this.pending) {
+      const first = this.pending;
+      this.pending = undefined;
+      return first;
+    }
+    const last = ctx.attempts.at(-1);
+    const history = ctx.attempts
+      .map(
+        (a) =>
+          `#${a.iteration + 1} ${a.decision}: ${a.feedback}\n  rationale: ${a.candidate.rationale}\n  spec: ${JSON.stringify(a.candidate.spec).slice(0, 2000)}`,
+      )
+      .join('\n');
+    const traces = last?.validation
+      ? `\nTrajectories of the last candidate:\n${render(last.validation)}`
+      : '';
+    const p = await this.call(
+      ctx,
+      PROPOSE_TOOL,
+      ProposeCandidateSchema,
+      `${this.brief(ctx)}\n\nEarlier candidates:\n${history}${traces}\n\nPropose the next candidate, repairing what the feedback says.`,
+    );
+    return this.toDraft(ctx, p);
+  }
+
+  async decide(ctx: DesignContext, attempt: Attempt, rule: TraceVerdict): Promise<TraceVerdict> {
+    if (!attempt.validation) return rule;
+    return this.call(
+      ctx,
+      DECIDE_TOOL,
+      DecideOnTracesSchema,
+      `${this.brief(ctx)}\n\nCandidate rationale: ${attempt.candidate.rationale}\nValidation (K fresh rollouts):\n${render(attempt.validation)}\nThe statistics rule says: ${rule.decision} — ${rule.feedback}\nDecide on these traces.`,
+    );
+  }
+}

@@ -1,0 +1,144 @@
+// EnvRigger's shared shapes: what Observe produces, what a designer diagnoses and writes, and what
+// Validate decides. Designers see trajectories and the environment's interface, never the policy.
+import { z } from 'zod';
+import type { Json, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import type { StepRecord } from '../harness/types.ts';
+
+export const AXES = [
+  'start_state',
+  'action',
+  'observation',
+  'transition',
+  'task_understanding',
+  'none',
+] as const;
+export type Axis = (typeof AXES)[number];
+
+export type Direction = 'scaffold' | 'harder' | 'none';
+export type Decision = 'accept' | 'refine' | 'reject';
+
+export interface Evidence {
+  episodeId: string;
+  /** 0-based agent step (the trajectory viewer's `?step=`). */
+  step: number;
+  note?: string;
+}
+
+export interface DiagnosisReport {
+  axis: Axis;
+  /** A short kebab-case name of the behaviour, e.g. `never-opens-closed-receptacles`. */
+  label: string;
+  description: string;
+  evidence: Evidence[];
+  direction: Direction;
+  /** Other behaviours found, weaker than the main one. */
+  secondary?: { axis: Axis; label: string; description: string }[];
+}
+
+export interface ObservedEpisode {
+  episodeId: string;
+  seed: number;
+  outcome: 'success' | 'failure' | 'error';
+  failureCategory: string | null;
+  errorMessage: string | null;
+  steps: number;
+  trajectory: StepRecord[];
+}
+
+export interface BatchStats {
+  n: number;
+  successes: number;
+  successRate: number | null;
+  interval: [number, number];
+  failureDistribution: Record<string, number>;
+  meanSteps: number | null;
+  meanStepsSuccess: number | null;
+  /** Episodes that ended on the step budget. */
+  timeouts: number;
+  /** Harness / policy / infra errors (never scored). */
+  errors: number;
+  errorMessages: string[];
+}
+
+export interface Batch {
+  runId: string;
+  seeds: number[];
+  episodes: ObservedEpisode[];
+  stats: BatchStats;
+  cached?: boolean;
+}
+
+export interface CandidateDraft {
+  spec: HarnessSpec;
+  rationale: string;
+  /** Designer bookkeeping (template and parameters), persisted with the candidate's stats. */
+  template?: string;
+  params?: Json;
+}
+
+export interface Attempt {
+  iteration: number;
+  candidate: CandidateDraft;
+  /** The environment rejected the set-up, or the code did not compile: sent back to Write. */
+  writeError?: string;
+  validation?: Batch;
+  decision: Decision;
+  feedback: string;
+}
+
+export const BandSchema = z
+  .tuple([z.number().min(0), z.number().min(0)])
+  .refine(([lo, hi]) => lo <= hi, 'band: lo must not exceed hi');
+
+export const RigConstraintsSchema = z.object({
+  band: BandSchema.default([0.4, 0.6]),
+  stepsBand: BandSchema.optional(),
+  defect: z.string().max(2000).optional(),
+});
+export type RigConstraints = z.infer<typeof RigConstraintsSchema>;
+
+/** What a designer may look at: the task, the environment's interface, trajectories, earlier attempts. */
+export interface DesignContext {
+  bridge: string;
+  /** The task id the rig runs on (household: scene-pinned, e.g. `<id>@scene0`). */
+  taskId: string;
+  task: TaskInfo;
+  baseSpec: HarnessSpec;
+  tools: ToolSpec[];
+  stateSchema: Json;
+  constraints: RigConstraints;
+  /** The agent's step budget per episode (the run's maxSteps). */
+  maxSteps: number;
+  baseline: Batch;
+  diagnosis?: DiagnosisReport;
+  attempts: Attempt[];
+  /**
+   * The state view right after reset (what the paper's designer sees as the state schema's values);
+   * used only when writing a candidate, never for the diagnosis.
+   */
+  initialState(): Promise<Json>;
+  /** Replays actions on a fresh environment: the results the designer can use to check a set-up. */
+  tryActions(actions: import('../../bridges/core/types.ts').Action[]): Promise<TryResult[]>;
+}
+
+export interface TryResult {
+  text: string;
+  invalid: boolean;
+  admissible?: string[];
+}
+
+export interface TraceVerdict {
+  decision: Decision;
+  feedback: string;
+}
+
+export interface Designer {
+  readonly name: string;
+  diagnose(ctx: DesignContext): Promise<DiagnosisReport>;
+  /** The next candidate, or undefined when the designer has nothing left to try. */
+  write(ctx: DesignContext): Promise<CandidateDraft | undefined>;
+  /** Optional second opinion on a validation (the statistics rule always has the last word on accept). */
+  decide?(ctx: DesignContext, attempt: Attempt, rule: TraceVerdict): Promise<TraceVerdict>;
+  close?(): Promise<void>;
+}
