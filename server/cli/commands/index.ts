@@ -13,4 +13,6 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   show: () => import('./show.ts'),
   export: () => import('./export.ts'),
   worker: () => import('./worker.ts'),
+  rig: () => import('./rig.ts'),
+  calibrate: () => import('./calibrate.ts'),
 };
