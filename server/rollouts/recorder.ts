@@ -133,6 +133,8 @@ export class EpisodeRecorder {
   private readonly maxBatch: number;
   /** Write statistics (transactions, operations, milliseconds in transactions), for benches. */
   readonly stats = { flushes: 0, ops: 0, ms: 0 };
+  /** Runs this recorder has seen leave `queued`: no need to try starting them again. */
+  private readonly started = new Set<string>();
 
   constructor(
     private readonly workerId: string,
@@ -202,6 +204,7 @@ export class EpisodeRecorder {
     const db = await rolloutDb();
     const claimed = new Map<string, ClaimedEpisode>();
     const won = new Set<string>();
+    let startedNow: string[] = [];
     await db.$transaction(
       async (tx) => {
         claimed.clear();
@@ -260,51 +263,55 @@ export class EpisodeRecorder {
         }
         if (claimedRows.length === 0 && winners.length === 0) return;
 
-        const perRun = new Map<string, { id: string; n: number; claimed: boolean }>();
+        const perRun = new Map<string, { id: string; n: number }>();
         const entry = (id: string) => {
           let e = perRun.get(id);
           if (!e) {
-            e = { id, n: 0, claimed: false };
+            e = { id, n: 0 };
             perRun.set(id, e);
           }
           return e;
         };
-        for (const c of claimedRows) entry(c.runId).claimed = true;
+        for (const c of claimedRows) entry(c.runId);
         for (const w of winners) entry(w.runId).n += 1;
         const touched = [...perRun.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
         if (touched.length > 1) {
           // Several runs in one transaction: lock them in id order so two writers cannot deadlock.
           await tx.$queryRaw`SELECT id FROM "Run" WHERE id = ANY(${touched.map((t) => t.id)}::text[]) ORDER BY id FOR UPDATE`;
         }
+        // A run moves queued -> running exactly once: under READ COMMITTED the status test is
+        // re-checked on the latest row after a lock wait, so only one writer gets the row back.
+        const mayStart = [...new Set(claimedRows.map((c) => c.runId))].filter(
+          (id) => !this.started.has(id),
+        );
+        const started =
+          mayStart.length === 0
+            ? []
+            : await tx.$queryRaw<{ id: string }[]>`
+          UPDATE "Run" SET status = 'running', "startedAt" = now()
+          WHERE id = ANY(${mayStart}::text[]) AND status = 'queued'
+          RETURNING id`;
+        startedNow = mayStart;
         // The run row lock orders event ids: every event insert comes after it, so ids of one run
         // commit in id order and a subscriber reading by cursor never skips a late commit.
         const runs = await tx.$queryRaw<
-          {
-            id: string;
-            episodesDone: number;
-            episodesTotal: number;
-            status: string;
-            justStarted: boolean;
-            n: number;
-          }[]
+          { id: string; episodesDone: number; episodesTotal: number; status: string; n: number }[]
         >`
           UPDATE "Run" AS r SET
             "episodesDone" = r."episodesDone" + v.n,
             status = CASE
-              WHEN r.status IN ('queued', 'running') AND r."episodesDone" + v.n >= r."episodesTotal" THEN 'completed'::"RunStatus"
-              WHEN r.status = 'queued' AND v.claimed THEN 'running'::"RunStatus"
+              WHEN r.status IN ('queued', 'running') AND v.n > 0 AND r."episodesDone" + v.n >= r."episodesTotal" THEN 'completed'::"RunStatus"
               ELSE r.status END,
-            "startedAt" = CASE WHEN r."startedAt" IS NULL AND v.claimed THEN now() ELSE r."startedAt" END,
             "finishedAt" = CASE WHEN v.n > 0 AND r."episodesDone" + v.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
-          FROM jsonb_to_recordset(${json(touched)}::jsonb) AS v(id text, n int, claimed boolean)
+          FROM jsonb_to_recordset(${json(touched)}::jsonb) AS v(id text, n int)
           WHERE r.id = v.id
-          RETURNING r.id, r."episodesDone", r."episodesTotal", r.status::text AS status,
-            (v.claimed AND r."startedAt" = now()) AS "justStarted", v.n`;
+          RETURNING r.id, r."episodesDone", r."episodesTotal", r.status::text AS status, v.n`;
         runs.sort((a, b) => (a.id < b.id ? -1 : 1));
 
         const events: NewRunEvent[] = [];
-        for (const run of runs)
-          if (run.justStarted) events.push({ runId: run.id, type: 'run_started', payload: {} });
+        for (const r of started.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+          events.push({ runId: r.id, type: 'run_started', payload: {} });
+        }
         for (const row of claimedRows) {
           events.push({
             runId: row.runId,
@@ -360,6 +367,7 @@ export class EpisodeRecorder {
       },
       { timeout: 120_000, maxWait: 120_000 },
     );
+    for (const id of startedNow) this.started.add(id);
     notifyRuns(runIds);
     for (const op of claims) op.resolve(claimed.get(op.req.id) ?? null);
     for (const op of records) op.resolve(won.has(op.req.id));

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type DbHandle, openDb } from '../db/index.ts';
+import { createTestDb, type TestDb, type TestDbKind } from '../db/testing.ts';
 import { setRolloutDb } from './db.ts';
 import { setRolloutEngine } from './engine.ts';
 import { listRunEvents, type RunEventRecord, subscribeRun } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import {
+  cancelRun,
   closeRollouts,
   exportRun,
   getRunSummary,
@@ -17,24 +18,24 @@ import {
 } from './service.ts';
 import { counterEngine, counterSpec } from './testing.ts';
 
-let handle: DbHandle;
+describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) => {
+  let handle: TestDb;
 
-beforeAll(async () => {
-  handle = await openDb({ kind: 'pglite', memory: true });
-  setRolloutDb(handle.db);
-});
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+    setRolloutDb(handle.db);
+  });
 
-afterEach(async () => {
-  await closeRollouts();
-  setRolloutEngine(undefined);
-});
+  afterEach(async () => {
+    await closeRollouts();
+    setRolloutEngine(undefined);
+  });
 
-afterAll(async () => {
-  setRolloutDb(undefined);
-  await handle.close();
-});
+  afterAll(async () => {
+    setRolloutDb(undefined);
+    await handle.close();
+  });
 
-describe('run service (embedded PGlite)', () => {
   it('launches, records every episode once and computes metrics from the store', async () => {
     setRolloutEngine(counterEngine());
     const { runId } = await launchRun({
@@ -225,6 +226,26 @@ describe('run service (embedded PGlite)', () => {
     expect(after.metrics.successes).toBe(2);
     const ended = (await listRunEvents(run.id)).filter((e) => e.type === 'episode_ended');
     expect(ended).toHaveLength(2);
+  });
+
+  it('stops a cancelled run and ends its waiters', async () => {
+    setRolloutEngine(counterEngine({ delayMs: 30 }));
+    const { runId } = await launchRun({
+      spec: counterSpec,
+      policy: 'test:inc',
+      k: 30,
+      queue: 'local',
+      concurrency: 1,
+    });
+    for await (const e of subscribeRun(runId)) if (e.type === 'episode_ended') break;
+    await cancelRun(runId);
+    const summary = await waitForRun(runId);
+    expect(summary.status).toBe('cancelled');
+    await closeRollouts();
+    const after = await getRunSummary(runId);
+    expect(after.status).toBe('cancelled');
+    expect(after.episodesDone).toBeLessThan(30);
+    expect(after.counts.queued).toBeGreaterThan(0);
   });
 
   it('refuses bad input before writing anything', async () => {

@@ -6,19 +6,36 @@ import { type Command, stringOption, UsageError } from '../command.ts';
 export const command: Command = {
   name: 'export',
   summary: 'Export a run as JSON Lines: one episode per line with its whole trajectory.',
-  usage: 'harness export --run <runId> [--format jsonl] [--out FILE]',
-  options: { run: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
+  usage:
+    'harness export --run <runId> [--format jsonl|grpo] [--out FILE]\n  grpo: [--group-size N (8)] [--reward name=value,… (cost-aware reward parameters)]',
+  options: {
+    run: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    'group-size': { type: 'string' },
+    reward: { type: 'string' },
+  },
   async run({ values, io }) {
     const runId = stringOption(values, 'run');
     if (!runId) throw new UsageError('--run is required');
     const format = stringOption(values, 'format') ?? 'jsonl';
-    if (format !== 'jsonl') throw new UsageError(`--format must be jsonl, got '${format}'`);
+    if (format !== 'jsonl' && format !== 'grpo')
+      throw new UsageError(`--format must be jsonl or grpo, got '${format}'`);
     const outPath = stringOption(values, 'out');
     const file = outPath ? createWriteStream(outPath) : undefined;
     try {
       let n = 0;
-      for await (const episode of exportRun(runId)) {
-        const line = `${JSON.stringify(episode)}\n`;
+      // GRPO groups live in server/skills/grpo.ts (EvoHarness); this command only writes lines.
+      const lines =
+        format === 'grpo'
+          ? (await import('../../skills/grpo.ts')).grpoLines(runId, {
+              groupSize: stringOption(values, 'group-size'),
+              reward: stringOption(values, 'reward'),
+            })
+          : (async function* () {
+              for await (const episode of exportRun(runId)) yield `${JSON.stringify(episode)}\n`;
+            })();
+      for await (const line of lines) {
         if (file) {
           if (!file.write(line)) await new Promise<void>((r) => file.once('drain', () => r()));
         } else io.out(line);

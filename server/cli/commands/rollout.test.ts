@@ -1,0 +1,109 @@
+// The rollout CLI family end to end, in-process, on an embedded database in a temp folder.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { config, setConfig } from '../../config.ts';
+import type { CliIO } from '../command.ts';
+import { main } from '../main.ts';
+
+let dir: string;
+let saved: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'cli-rollout-'));
+  saved = config().DATA_DIR;
+  setConfig({ DATA_DIR: dir, REDIS_URL: undefined });
+});
+
+afterAll(() => {
+  setConfig({ DATA_DIR: saved });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    input: new PassThrough(),
+    output: new PassThrough(),
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('harness rollout / runs / show / export / policies', () => {
+  it('runs, persists and reproduces a scripted rollout', async () => {
+    const args = [
+      'rollout',
+      '--spec',
+      'household:eval_seen-003',
+      '--policy',
+      'scripted:household-explorer',
+      '--episodes',
+      '3',
+      '--seed',
+      '7',
+      '--json',
+    ];
+    const a = await cli(...args);
+    expect(a.err).toBe('');
+    expect(a.code).toBe(0);
+    const first = JSON.parse(a.out);
+    expect(first.episodes).toHaveLength(3);
+    expect(first.episodes.map((e: { seed: number }) => e.seed)).toEqual([7, 8, 9]);
+    expect(first.interval).toHaveLength(2);
+    expect(Object.keys(first.failureDistribution)).toContain('step_budget_exhausted');
+    expect(typeof first.meanSteps).toBe('number');
+    expect(first.errors).toBe(0);
+
+    const b = await cli(...args);
+    const second = JSON.parse(b.out);
+    expect(second.runId).not.toBe(first.runId);
+    const { runId: _a, ...restA } = first;
+    const { runId: _b, ...restB } = second;
+    expect(restB).toEqual(restA);
+
+    const show = await cli('show', first.runId, '--json');
+    expect(show.code).toBe(0);
+    const shown = JSON.parse(show.out);
+    expect(shown.status).toBe('completed');
+    expect(shown.episodes).toHaveLength(3);
+    expect(shown.metrics.successRate).toBe(first.successRate);
+
+    const exported = await cli('export', '--run', first.runId, '--format', 'jsonl');
+    expect(exported.code).toBe(0);
+    const lines = exported.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(3);
+    for (const [i, line] of lines.entries()) {
+      expect(line.trajectory).toHaveLength(first.episodes[i].steps);
+      expect(line.trajectory[0].index).toBe(0);
+      expect(typeof line.trajectory[0].observation.text).toBe('string');
+    }
+
+    const runs = await cli('runs', '--json');
+    const ids = JSON.parse(runs.out).map((r: { id: string }) => r.id);
+    expect(ids).toEqual(expect.arrayContaining([first.runId, second.runId]));
+  }, 120_000);
+
+  it('lists policies and refuses an unknown one with one line', async () => {
+    const list = await cli('policies', '--bridge', 'household', '--json');
+    const ids = JSON.parse(list.out).map((p: { id: string }) => p.id);
+    expect(ids).toContain('scripted:household-explorer');
+    expect(ids).not.toContain('scripted:toy24-exact');
+    const bad = await cli('rollout', '--spec', 'toy24:4-7-8-8', '--policy', 'nope', '--json');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^harness: unknown policy 'nope'/);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});
