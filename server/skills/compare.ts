@@ -16,7 +16,7 @@ import type { EpisodeInput, EpisodeResult } from '../rollouts/types.ts';
 import { proposeEdits, SkillBankState } from './bank.ts';
 import { digestEpisode, recalledIds } from './digest.ts';
 import { templateCandidate } from './envharness-templates.ts';
-import { type ExtractorName, extractSkills } from './extract.ts';
+import { extractSkills } from './extract.ts';
 import { retrieve } from './retrieve.ts';
 import { policyOptionsFromSkills } from './tags.ts';
 import type { EpisodeDigest, Skill } from './types.ts';

@@ -86,7 +86,7 @@ async function forcedCall(
     );
   }
   const call = reply.choices[0]?.message.tool_calls?.[0];
-  if (!call || call.type !== 'function' || call.function.name !== tool.name) {
+  if (call?.type !== 'function' || call.function.name !== tool.name) {
     throw new InvalidInputError(`the skill extractor model did not call ${tool.name}`);
   }
   try {

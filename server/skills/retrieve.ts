@@ -56,7 +56,7 @@ function relevance(q: Set<string>, skill: Skill, taskType?: string): number {
 
 export function retrieve(skills: Skill[], query: string, o: RetrieveOptions = {}): Retrieved[] {
   const k = o.k ?? 5;
-  const lambda = 1 - (o.diversity ?? 0.3);
+  const lambda = 1 - (o.diversity ?? 0.5);
   const q = words(query);
   const pool = skills
     .map((skill) => ({

@@ -13,6 +13,7 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   show: () => import('./show.ts'),
   export: () => import('./export.ts'),
   worker: () => import('./worker.ts'),
+  skills: () => import('./skills.ts'),
   rig: () => import('./rig.ts'),
   calibrate: () => import('./calibrate.ts'),
 };

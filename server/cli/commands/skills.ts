@@ -1,0 +1,145 @@
+// `harness skills compare|extract|list|show`: the EvoHarness skill bank and the skill-source comparison.
+import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import { type CompareResult, compareSkillSources } from '../../skills/compare.ts';
+import { type Command, flag, intOption, json, stringOption, UsageError } from '../command.ts';
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+export function compareTable(r: CompareResult): string {
+  const head = `source       skills  train-success  eval-success (95% CI)          mean steps  n`;
+  const lines = r.rows.map((row) =>
+    [
+      row.source.padEnd(12),
+      String(row.skills).padStart(6),
+      (row.trainSuccessRate === null ? '—' : pct(row.trainSuccessRate)).padStart(14),
+      `  ${pct(row.successRate).padStart(6)} [${pct(row.interval[0])}, ${pct(row.interval[1])}]`.padEnd(
+        32,
+      ),
+      row.meanSteps.toFixed(1).padStart(10),
+      String(row.n).padStart(3),
+    ].join(' '),
+  );
+  return `${head}\n${lines.join('\n')}\n`;
+}
+
+export const command: Command = {
+  name: 'skills',
+  summary:
+    'Skill banks (EvoHarness experience): compare skill sources, extract a bank from a run, list, show.',
+  usage: [
+    'harness skills compare --bridge B --policy P [--train-split train] [--eval-split eval_unseen] [--envs N] [--eval-envs M|0=all] [--seed S] [--max-steps T] [--extractor heuristic|llm] [--envharness templates|rigger] [--no-persist] [--json]',
+    'harness skills extract --run <runId> [--extractor heuristic|llm] [--name NAME] [--json]',
+    'harness skills list [--json]',
+    'harness skills show <bankId> [--json]',
+  ].join('\n'),
+  positionals: { min: 1, max: 2, names: '<compare|extract|list|show> [bankId]' },
+  options: {
+    bridge: { type: 'string' },
+    policy: { type: 'string' },
+    'train-split': { type: 'string' },
+    'eval-split': { type: 'string' },
+    envs: { type: 'string' },
+    'eval-envs': { type: 'string' },
+    seed: { type: 'string' },
+    'max-steps': { type: 'string' },
+    extractor: { type: 'string' },
+    envharness: { type: 'string' },
+    'no-persist': { type: 'boolean' },
+    run: { type: 'string' },
+    name: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, io }) {
+    const sub = positionals[0];
+    const asJson = flag(values, 'json');
+    const extractor = stringOption(values, 'extractor') ?? 'heuristic';
+    if (extractor !== 'heuristic' && extractor !== 'llm')
+      throw new UsageError(`--extractor must be heuristic or llm, got '${extractor}'`);
+    try {
+      if (sub === 'compare') {
+        const bridge = stringOption(values, 'bridge');
+        const policy = stringOption(values, 'policy');
+        if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
+        const envharness = stringOption(values, 'envharness') ?? 'templates';
+        if (envharness !== 'templates' && envharness !== 'rigger')
+          throw new UsageError(`--envharness must be templates or rigger, got '${envharness}'`);
+        const r = await compareSkillSources(
+          {
+            bridge,
+            policy,
+            trainSplit: stringOption(values, 'train-split') ?? 'train',
+            evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
+            envs: intOption(values, 'envs', 8),
+            evalEnvs: intOption(values, 'eval-envs', 24),
+            seed: intOption(values, 'seed', 0),
+            maxSteps: intOption(values, 'max-steps', 50),
+            extractor,
+            envharness,
+            persist: !flag(values, 'no-persist'),
+          },
+          { onProgress: (t) => (asJson ? undefined : io.err(`${t}\n`)) },
+        );
+        if (asJson)
+          io.out(
+            json({
+              id: r.id,
+              rows: r.rows,
+              trainTasks: r.trainTasks,
+              evalTasks: r.evalTasks,
+              envharness: r.envharness,
+              durationMs: r.durationMs,
+            }),
+          );
+        else {
+          io.out(compareTable(r));
+          if (r.id) io.out(`comparison ${r.id} (${(r.durationMs / 1000).toFixed(1)} s)\n`);
+        }
+        return 0;
+      }
+      if (sub === 'extract') {
+        const runId = stringOption(values, 'run');
+        if (!runId) throw new UsageError('--run is required');
+        const { extractBankFromRun } = await import('../../skills/service.ts');
+        const name = stringOption(values, 'name');
+        const r = await extractBankFromRun({ runId, extractor, ...(name ? { name } : {}) });
+        io.out(
+          asJson
+            ? json(r)
+            : `bank ${r.bankId}: ${r.skills} skills (${r.edits} edits applied, ${r.rejected} rejected)\n`,
+        );
+        return 0;
+      }
+      if (sub === 'list') {
+        const { listBanks } = await import('../../skills/service.ts');
+        const banks = await listBanks();
+        if (asJson) io.out(json(banks));
+        else
+          for (const b of banks)
+            io.out(
+              `${b.id}  ${b.source.padEnd(10)} ${String(b.skills).padStart(3)} skills  ${b.name}\n`,
+            );
+        return 0;
+      }
+      if (sub === 'show') {
+        const id = positionals[1];
+        if (!id) throw new UsageError('harness skills show <bankId>');
+        const { getBank } = await import('../../skills/service.ts');
+        const b = await getBank(id);
+        if (asJson) io.out(json(b));
+        else {
+          io.out(`${b.bank.name} (${b.bank.source}, ${b.skills.length} skills)\n`);
+          for (const s of b.skills)
+            io.out(
+              `[${s.category}] ${s.title} (uses ${s.uses}, ${s.sourceEpisodeIds.length} episodes)\n  ${s.content}\n`,
+            );
+        }
+        return 0;
+      }
+      throw new UsageError(`unknown subcommand '${sub}' (compare, extract, list, show)`);
+    } finally {
+      await closeRolloutResources();
+    }
+  },
+};

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import { bpePolicy, parseBpeId } from '../policies/bpe/index.ts';
+import type { Policy, PolicyDecision } from '../policies/types.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { setRolloutEngine } from '../rollouts/engine.ts';
+import { runEpisodeWith } from '../rollouts/episode.ts';
+import { closeRollouts, launchRun, waitForRun } from '../rollouts/service.ts';
+import { counterDeps, counterEngine, counterSpec, inc } from '../rollouts/testing.ts';
+import { groupAdvantages, grpoSamples, parseRewardOverrides } from './grpo.ts';
+
+describe('GRPO groups', () => {
+  it('normalises advantages within each group of the same task (hand-computed)', () => {
+    const items = [
+      { episodeId: 'a', taskId: 't1', seed: 0, reward: 10 },
+      { episodeId: 'b', taskId: 't1', seed: 1, reward: 0 },
+      { episodeId: 'c', taskId: 't1', seed: 2, reward: 5 },
+      { episodeId: 'd', taskId: 't1', seed: 3, reward: 7 },
+      { episodeId: 'e', taskId: 't2', seed: 0, reward: 3 },
+      { episodeId: 'f', taskId: 't2', seed: 1, reward: 3 },
+    ];
+    const out = groupAdvantages(items, 3);
+    const by = Object.fromEntries(out.map((o) => [o.episodeId, o]));
+    // t1#0 = {10, 0, 5}: mean 5, population std sqrt(50/3)
+    const std = Math.sqrt(50 / 3);
+    expect(by.a?.advantage).toBeCloseTo(5 / std, 12);
+    expect(by.b?.advantage).toBeCloseTo(-5 / std, 12);
+    expect(by.c?.advantage).toBe(0);
+    expect(by.a?.group).toBe('t1#0');
+    // t1#1 = {7} alone, t2#0 = {3, 3}: std 0 -> advantage = R - mean = 0
+    expect(by.d).toMatchObject({ group: 't1#1', groupSize: 1, advantage: 0 });
+    expect(by.e).toMatchObject({ group: 't2#0', groupSize: 2, advantage: 0 });
+    const sums = new Map<string, number>();
+    for (const o of out) sums.set(o.group, (sums.get(o.group) ?? 0) + o.advantage);
+    for (const s of sums.values()) expect(Math.abs(s)).toBeLessThan(1e-12);
+  });
+
+  it('reads reward overrides and rejects unknown ones', () => {
+    expect(parseRewardOverrides('lambdaEff=2, tMax=30')).toEqual({ lambdaEff: 2, tMax: 30 });
+    expect(() => parseRewardOverrides('lambdaFoo=1')).toThrow(/known: success, tMax/);
+    expect(() => parseRewardOverrides('tMax=')).toThrow(/name=number/);
+  });
+});
+
+describe('cost-aware reward on a trajectory with meta-actions', () => {
+  it('equals the hand-computed value term by term', async () => {
+    const inner: Policy = {
+      descriptor: { id: 'test:llm', kind: 'openai', description: 't' },
+      async start() {
+        const script: PolicyDecision[] = [
+          { kind: 'act', action: { name: 'note', args: { insight: 'count up' } } },
+          { kind: 'act', action: { name: 'track', args: { target: '' } } }, // malformed: empty target
+          inc,
+          inc,
+          inc,
+        ];
+        let i = 0;
+        return { act: async () => script[i++] ?? { kind: 'give_up' } };
+      },
+    };
+    const parsed = parseBpeId('bpe(test:llm)');
+    if (!parsed) throw new Error('id');
+    const deps = counterDeps(bpePolicy('bpe(test:llm)', parsed, inner));
+    const r = await runEpisodeWith(deps, { spec: counterSpec, seed: 0, policyId: 'x' });
+    expect(r.outcome).toBe('success');
+    expect(r.steps).toBe(5);
+    // |τ| = 5; verbs {note, inc} (a malformed step has none) -> R_div = 2/5; repeats inc,inc,inc -> 2;
+    // one invalid step. R = 10 + 1·(1 − 5/50) + 1·0.4 − 0.1·2 − 0.1·1 = 11.0
+    expect(r.reward).toMatchObject({
+      rSucc: 10,
+      rEff: 0.9,
+      rDiv: 0.4,
+      rSpam: 2,
+      rInv: 1,
+      lambdaDiv: 1,
+    });
+    expect(r.reward?.total).toBeCloseTo(11.0, 12);
+  });
+});
+
+describe('GRPO export of a recorded run', () => {
+  let handle: TestDb;
+  beforeAll(async () => {
+    handle = await createTestDb('pglite');
+    setRolloutDb(handle.db);
+    setRolloutEngine(counterEngine());
+  });
+  afterAll(async () => {
+    await closeRollouts();
+    setRolloutEngine(undefined);
+    setRolloutDb(undefined);
+    await handle.close();
+  });
+
+  it('groups the run by task into groups of n whose advantages sum to zero', async () => {
+    const { runId } = await launchRun({ spec: counterSpec, policy: 'test:inc', k: 10, seed: 0 });
+    await waitForRun(runId);
+    const samples = await grpoSamples(runId, { groupSize: 4 });
+    expect(samples).toHaveLength(10);
+    expect([...new Set(samples.map((s) => s.group))]).toEqual([
+      'reach-3#0',
+      'reach-3#1',
+      'reach-3#2',
+    ]);
+    expect(samples.map((s) => s.groupSize)).toEqual([4, 4, 4, 4, 4, 4, 4, 4, 2, 2]);
+    const sums = new Map<string, number>();
+    for (const s of samples) sums.set(s.group, (sums.get(s.group) ?? 0) + s.advantage);
+    for (const v of sums.values()) expect(Math.abs(v)).toBeLessThan(1e-9);
+    // Seeds alternate the start value: 3 steps (even seeds) vs 2 steps (odd seeds) -> ±1 advantages.
+    expect(samples[0]).toMatchObject({ seed: 0, steps: 3, advantage: expect.closeTo(-1, 9) });
+    expect(samples[1]).toMatchObject({ seed: 1, steps: 2, advantage: expect.closeTo(1, 9) });
+    expect(samples[0]?.terms.rSucc).toBe(10);
+    expect(samples[0]?.actions).toEqual(['inc {}', 'inc {}', 'inc {}']);
+    // Parameters are editable per export: a larger efficiency weight changes rewards, not the sum.
+    const edited = await grpoSamples(runId, { groupSize: 4, reward: { lambdaEff: 5 } });
+    expect(edited[0]?.reward).toBeCloseTo(
+      (samples[0]?.reward ?? 0) + 4 * (samples[0]?.terms.rEff ?? 0),
+      9,
+    );
+  });
+});

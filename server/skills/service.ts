@@ -1,0 +1,73 @@
+// Skill-bank services the CLI and the API share: build a bank from a recorded run (extraction +
+// consolidation of the episodes' queued notes), read banks and comparisons.
+import { getBridge } from '../../bridges/index.ts';
+import { NotFoundError } from '../errors.ts';
+import { firstBase } from '../rollouts/episode.ts';
+import { exportRun, getRunSummary } from '../rollouts/index.ts';
+import { proposeEdits, SkillBankState } from './bank.ts';
+import { digestEpisode, recalledIds } from './digest.ts';
+import { type ExtractorName, extractSkills } from './extract.ts';
+import type { LlmSettings } from './llm.ts';
+import { saveBank } from './store.ts';
+import type { EpisodeDigest } from './types.ts';
+
+export { getBank, getComparison, listBanks, listComparisons } from './store.ts';
+
+export async function extractBankFromRun(o: {
+  runId: string;
+  extractor?: ExtractorName;
+  name?: string;
+  llm?: LlmSettings;
+}): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
+  const run = await getRunSummary(o.runId);
+  const base = firstBase(run.spec.env);
+  const bridge = await getBridge(base.bridge);
+  if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
+  const digests: EpisodeDigest[] = [];
+  const uses: string[] = [];
+  for await (const e of exportRun(o.runId)) {
+    if (e.outcome === 'error' || e.outcome === null) continue;
+    const task = await bridge.getTask(e.taskId);
+    digests.push(
+      digestEpisode({
+        id: e.id,
+        bridge: base.bridge,
+        taskId: e.taskId,
+        taskType: task?.type ?? 'unknown',
+        goal: task?.goal ?? '',
+        success: e.outcome === 'success',
+        failureCategory: e.failureCategory,
+        trajectory: e.trajectory,
+        ...(bridge.textTool ? { textTool: bridge.textTool } : {}),
+      }),
+    );
+    uses.push(...recalledIds(e.trajectory));
+  }
+  const bank = new SkillBankState();
+  const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
+  const result = bank.apply(
+    proposeEdits(
+      bank,
+      drafts,
+      digests.flatMap((d) => d.notes),
+    ),
+  );
+  const bankId = await saveBank({
+    name: o.name ?? `skills from run ${o.runId}`,
+    bridge: base.bridge,
+    source: 'run',
+    config: {
+      runId: o.runId,
+      policy: run.policy,
+      extractor: o.extractor ?? 'heuristic',
+      episodes: digests.length,
+    },
+    bank,
+  });
+  return {
+    bankId,
+    skills: bank.skills.length,
+    edits: result.applied.length,
+    rejected: result.rejected.length,
+  };
+}
