@@ -4,6 +4,7 @@ import { MALFORMED_ACTION_NAME } from '../../rollouts/reward.ts';
 import { counterDeps, counterSpec, inc } from '../../rollouts/testing.ts';
 import type { Skill } from '../../skills/types.ts';
 import { getPolicy } from '../index.ts';
+import { startFakeOpenAI } from '../testing/fake-openai.ts';
 import type { Policy, PolicyDecision } from '../types.ts';
 import { BeliefStore, householdExtractor } from './belief.ts';
 import { bpePolicy, parseBpeId } from './index.ts';
@@ -118,7 +119,8 @@ describe('meta-actions in the episode runner', () => {
     };
     expect(m.bpe.kind).toBe('meta');
     expect(m.bpe.workspace.experience.notes).toEqual(['inc twice more']);
-    expect((r.trajectory[3]?.meta as { bpe: { kind: string } }).bpe.kind).toBe('env');
+    const envMeta = r.trajectory[3]?.meta as { bpe: { kind: string } } | undefined;
+    expect(envMeta?.bpe.kind).toBe('env');
   });
 
   it('a cheaper meta-action (cost=0) leaves the budget to the environment', async () => {
@@ -266,5 +268,59 @@ describe('household belief extractor', () => {
     );
     up('Nothing happens.', 'open countertop 1');
     expect(b.facts.get('last_failed')).toBe('open countertop 1');
+  });
+});
+
+describe('bpe around an OpenAI-compatible policy', () => {
+  it('offers the meta-actions as tools, answers them itself and shows the workspace in the prompt', async () => {
+    const fake = await startFakeOpenAI(
+      [
+        { toolCalls: [{ name: 'recall', arguments: { query: 'where are pans' } }] },
+        { toolCalls: [{ name: 'act', arguments: { command: 'commit[find a pan]' } }] },
+        { toolCalls: [{ name: 'act', arguments: { command: 'look' } }] },
+      ],
+      { whenExhausted: 'repeat-last' },
+    );
+    try {
+      const r = await runEpisode({
+        spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_unseen-001' } },
+        seed: 0,
+        policyId: 'bpe(openai:test-model)',
+        maxSteps: 3,
+        policyOptions: {
+          baseUrl: fake.url,
+          apiKey: 'k',
+          experience: [
+            skill(
+              'p',
+              'prior',
+              'Where pans are found',
+              'Search order for pan: countertop > stoveburner',
+            ),
+          ],
+        },
+      });
+      expect(r.error).toBeUndefined();
+      expect(r.trajectory.map((s) => s.action.name)).toEqual(['recall', 'commit', 'act']);
+      expect(r.trajectory[2]?.executedAction).not.toBeNull();
+      const reqs = fake.chatRequests();
+      expect(reqs[0]?.tools?.map((t) => t.function.name).sort()).toEqual([
+        'act',
+        'commit',
+        'note',
+        'recall',
+        'track',
+      ]);
+      const first = String(reqs[0]?.messages?.find((m) => m.role === 'user')?.content ?? '');
+      expect(first).toMatch(/Agent harness: .*costs one step of your 3-step budget/);
+      expect(first).toMatch(/\[workspace\][\s\S]*Progress:\n1\. \[ \] find a pan/);
+      const second = reqs[1]?.messages?.at(-1);
+      expect(second?.role).toBe('tool');
+      expect(String(second?.content)).toMatch(/Where pans are found: Search order for pan/);
+      const third = String(reqs[2]?.messages?.at(-1)?.content);
+      expect(third).toMatch(/Sub-goal 1 is done/);
+    } finally {
+      await fake.close();
+    }
   });
 });
