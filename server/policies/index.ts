@@ -7,6 +7,7 @@ import { bpeResolver } from './bpe/index.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
+import { remotePolicies } from './remote/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
 
@@ -22,7 +23,7 @@ export type {
 } from './types.ts';
 export { PolicyInfraError } from './types.ts';
 
-const scripted: Policy[] = [...toy24Policies, ...householdPolicies];
+const scripted: Policy[] = [...toy24Policies, ...householdPolicies, ...remotePolicies];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
 export interface PolicyResolver {
