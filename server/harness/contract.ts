@@ -41,6 +41,11 @@ function same(a: Json | undefined, b: Json | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The observation as hooks see it: text, and data when there is any. */
+function plainObservation(o: Observation): Observation {
+  return o.data === undefined ? { text: o.text } : { text: o.text, data: o.data };
+}
+
 function toObservation(value: Observation | string, previous: Observation): Observation {
   if (typeof value === 'string') {
     return previous.data === undefined ? { text: value } : { text: value, data: previous.data };
@@ -169,13 +174,21 @@ export class ContractLayer extends EnvHarness {
 
     const raw = await this.inner.step(executed);
     let result = raw;
-    this.feedState(hooks);
-
-    if (hooks.has('modifyTransition')) {
-      result = this.modifyTransition(hooks, executed, raw);
-    }
-    if (hooks.has('filterObservation')) {
-      result = { ...result, observation: this.filterObservation(hooks, result.observation) };
+    if (hooks.has('modifyTransition') || hooks.has('filterObservation')) {
+      this.feedState(hooks);
+      // One crossing for both; info crosses lazily (only if modifyTransition reads it).
+      const { info, ...rest } = raw;
+      const out = hooks.after(
+        executed as unknown as Json,
+        rest as unknown as Json,
+        info as Record<string, Json>,
+      );
+      if (hooks.has('modifyTransition')) result = this.applyTransition(raw, out.transition);
+      if (hooks.has('filterObservation')) {
+        const seen = plainObservation(result.observation);
+        const filtered = out.observation(seen as unknown as Json);
+        result = { ...result, observation: this.applyObservation(seen, filtered) };
+      }
     }
     this.last = result.observation;
     return result;
@@ -201,13 +214,7 @@ export class ContractLayer extends EnvHarness {
     };
   }
 
-  private modifyTransition(hooks: HookSet, action: Action, raw: StepResult): StepResult {
-    const { info, ...rest } = raw;
-    const out = hooks.call(
-      'modifyTransition',
-      [action as unknown as Json, rest as unknown as Json],
-      info as Record<string, Json>,
-    );
+  private applyTransition(raw: StepResult, out: Json | undefined): StepResult {
     if (out === undefined || out === null) return raw;
     const parsed = TransitionSchema.safeParse(out);
     if (!parsed.success) {
@@ -254,7 +261,11 @@ export class ContractLayer extends EnvHarness {
   }
 
   private filterObservation(hooks: HookSet, observation: Observation): Observation {
-    const out = hooks.call('filterObservation', [observation as unknown as Json]);
+    const seen = plainObservation(observation);
+    return this.applyObservation(seen, hooks.call('filterObservation', [seen as unknown as Json]));
+  }
+
+  private applyObservation(observation: Observation, out: Json | undefined): Observation {
     if (out === undefined || out === null) return observation;
     const parsed = z.union([ObservationSchema, z.string()]).safeParse(out);
     if (!parsed.success) {

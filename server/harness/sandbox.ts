@@ -123,6 +123,28 @@ function markStart(name: string): void {
   );
 }
 
+/** A hook reply ('' / 'V' + JSON / 'K' + JSON, see __encode) -> undefined when unchanged. */
+function decode(
+  text: string,
+  sentJson: string | undefined,
+  lazyInfo: Record<string, Json> | undefined,
+): Json | undefined {
+  if (text === '') return undefined;
+  const json = text.slice(1);
+  if (sentJson !== undefined && json === sentJson) return undefined;
+  const value = JSON.parse(json) as Json;
+  if (
+    text[0] === 'K' &&
+    lazyInfo &&
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value)
+  ) {
+    return { ...value, info: lazyInfo };
+  }
+  return value;
+}
+
 function markEnd(): void {
   if (watchdog) Atomics.store(watchdog.status, 0, 0);
 }
@@ -194,23 +216,22 @@ let __stateGen = -1;
 const __state = __lazyObject((key) => __hostState(key));
 // modifyTransition's result.info (admissible commands and the like) is lazy too.
 const __info = __lazyObject((key) => __hostInfo(key));
-// Replies: '' unchanged; 'V' + JSON a new value; 'K' + JSON a new value whose info is the
-// untouched lazy info (the host keeps its own copy). Returning the argument itself, or nothing
-// after changing it in place, both work: the argument is compared with what came in.
-function __call(name, argsJson) {
-  const args = JSON.parse(argsJson);
-  const gen = args.shift();
-  const lazyInfo = args.shift();
-  if (gen !== __stateGen) { __stateGen = gen; __state.clear(); }
+let __current = '';
+function __run(name, args, lazyInfo) {
   const primary = args[__primaryArg[name]];
-  const before = primary === undefined ? undefined : JSON.stringify(primary);
   if (lazyInfo) { __info.clear(); primary.info = __info.proxy; }
   args[__stateArg[name]] = __state.proxy;
+  __current = name;
   const out = __hooks[name].apply(undefined, args);
   if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
     throw new TypeError(name + ' returned a Promise; hooks must be synchronous');
   }
-  let value = out === undefined ? primary : out;
+  return out === undefined ? primary : out;
+}
+// Replies: '' (returned nothing), 'V' + JSON of the value, or 'K' + JSON of a value whose info is
+// the untouched lazy info (the host keeps its own copy). The host compares the JSON with what it
+// sent, so returning the argument itself, or nothing after changing it in place, both work.
+function __encode(name, value, lazyInfo) {
   if (value === undefined) return '';
   let keep = false;
   if (lazyInfo && value !== null && typeof value === 'object' && value.info === __info.proxy) {
@@ -219,9 +240,39 @@ function __call(name, argsJson) {
     keep = true;
   }
   const json = JSON.stringify(value);
-  if (json === before) return '';
   if (json === undefined) throw new TypeError(name + ' returned a value that is not JSON');
   return (keep ? 'K' : 'V') + json;
+}
+function __generation(gen) {
+  if (gen !== __stateGen) { __stateGen = gen; __state.clear(); }
+}
+function __call(name, argsJson) {
+  const args = JSON.parse(argsJson);
+  __generation(args.shift());
+  const lazyInfo = args.shift();
+  return __encode(name, __run(name, args, lazyInfo), lazyInfo);
+}
+// After the env step, modifyTransition and filterObservation run in one crossing; the replies
+// are joined by \u0001, which JSON output never contains.
+function __after(argsJson) {
+  const [gen, action, result] = JSON.parse(argsJson);
+  __generation(gen);
+  let transition = '', observation = '';
+  let seen = result.observation;
+  if (__hooks.modifyTransition) {
+    const value = __run('modifyTransition', [action, result], true);
+    transition = __encode('modifyTransition', value, true);
+    if (value !== null && typeof value === 'object' && value.observation !== undefined) {
+      seen = typeof value.observation === 'string' ? { text: value.observation, data: result.observation.data } : value.observation;
+    }
+  }
+  if (__hooks.filterObservation) {
+    const copy = seen !== null && typeof seen === 'object'
+      ? (seen.data === undefined ? { text: seen.text } : { text: seen.text, data: seen.data })
+      : seen;
+    observation = __encode('filterObservation', __run('filterObservation', [copy], false), false);
+  }
+  return transition + '\u0001' + observation;
 }
 JSON.stringify({ hooks: Object.keys(__hooks) });
 `;
@@ -363,6 +414,7 @@ export class HookSet {
   private rt: QuickJSRuntime | undefined;
   private ctx: QuickJSContext | undefined;
   private callFn: QuickJSHandle | undefined;
+  private afterFn: QuickJSHandle | undefined;
   private stateFn: QuickJSHandle | undefined;
   private infoFn: QuickJSHandle | undefined;
   private lazyInfo: Record<string, Json> | undefined;
@@ -427,6 +479,7 @@ export class HookSet {
       const out = this.evalOrThrow(collector(options.names), '<harness>');
       this.info = JSON.parse(out ?? '{}') as CompiledHooks;
       this.callFn = ctx.getProp(ctx.global, '__call');
+      this.afterFn = ctx.getProp(ctx.global, '__after');
     } catch (e) {
       if (e instanceof LoadFailure && !e.fatal) this.dispose();
       else this.failed(e);
@@ -457,16 +510,48 @@ export class HookSet {
    * field is not serialised up front but fetched field by field if the hook reads it.
    */
   call(name: string, args: Json[], lazyInfo?: Record<string, Json>): Json | undefined {
+    this.lazyInfo = lazyInfo;
+    const index = PRIMARY_ARG[name] ?? -1;
+    const primary = index >= 0 ? args[index] : undefined;
+    const text = this.invoke(this.callFn!, name, [
+      name,
+      JSON.stringify([this.stateGen, lazyInfo !== undefined, ...args]),
+    ]);
+    return decode(text, primary === undefined ? undefined : JSON.stringify(primary), lazyInfo);
+  }
+
+  /**
+   * modifyTransition then filterObservation (those defined) in one crossing. `rest` is the step
+   * result without its info, which crosses lazily. Returns undefined for what is unchanged.
+   * `observationIn` computes, from the validated transition, the observation filterObservation saw.
+   */
+  after(
+    action: Json,
+    rest: Json,
+    info: Record<string, Json>,
+  ): { transition: Json | undefined; observation: (seen: Json) => Json | undefined } {
+    this.lazyInfo = info;
+    const text = this.invoke(this.afterFn!, 'modifyTransition', [
+      JSON.stringify([this.stateGen, action, rest]),
+    ]);
+    const cut = text.indexOf('\u0001');
+    const t = text.slice(0, cut);
+    const o = text.slice(cut + 1);
+    return {
+      transition: decode(t, JSON.stringify(rest), info),
+      observation: (seen: Json) => decode(o, JSON.stringify(seen), undefined),
+    };
+  }
+
+  private invoke(fn: QuickJSHandle, name: string, strings: string[]): string {
     const ctx = this.live();
     const limits = this.host.limits;
-    const nameH = ctx.newString(name);
-    this.lazyInfo = lazyInfo;
-    const argsH = ctx.newString(JSON.stringify([this.stateGen, lazyInfo !== undefined, ...args]));
+    const handles = strings.map((str) => ctx.newString(str));
     this.deadline = Date.now() + limits.hookTimeoutMs;
     markStart(name);
     let result: ReturnType<QuickJSContext['callFunction']>;
     try {
-      result = ctx.callFunction(this.callFn!, ctx.undefined, nameH, argsH);
+      result = ctx.callFunction(fn, ctx.undefined, handles);
     } catch (e) {
       // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.
       markEnd();
@@ -479,13 +564,21 @@ export class HookSet {
       markEnd();
       this.deadline = Number.POSITIVE_INFINITY;
     }
-    nameH.dispose();
-    argsH.dispose();
+    for (const h of handles) h.dispose();
     if (result.error) {
       const dumped = ctx.dump(result.error) as DumpedError;
       result.error.dispose();
-      const { error, fatal } = codeError(dumped, {
-        hook: name,
+      let hook = name;
+      const fatal =
+        dumped.name === 'InternalError' && FATAL_MESSAGES.includes(dumped.message ?? '');
+      if (!fatal) {
+        // Which hook of a combined call failed.
+        const current = ctx.getProp(ctx.global, '__current');
+        if (ctx.typeof(current) === 'string') hook = ctx.getString(current) || name;
+        current.dispose();
+      }
+      const { error } = codeError(dumped, {
+        hook,
         phase: 'call',
         limits,
         columnShift: this.columnShift,
@@ -496,24 +589,14 @@ export class HookSet {
     }
     const text = ctx.typeof(result.value) === 'string' ? ctx.getString(result.value) : '';
     result.value.dispose();
-    if (text === '') return undefined;
-    const value = JSON.parse(text.slice(1)) as Json;
-    if (
-      text[0] === 'K' &&
-      lazyInfo &&
-      value !== null &&
-      typeof value === 'object' &&
-      !Array.isArray(value)
-    ) {
-      return { ...value, info: lazyInfo };
-    }
-    return value;
+    return text;
   }
 
   dispose(): void {
     this.host.forget(this);
     try {
       this.callFn?.dispose();
+      this.afterFn?.dispose();
       this.stateFn?.dispose();
       this.infoFn?.dispose();
       this.ctx?.dispose();
@@ -528,6 +611,7 @@ export class HookSet {
   /** Forgets the handles without touching the (possibly broken) wasm instance. */
   abandon(): void {
     this.callFn = undefined;
+    this.afterFn = undefined;
     this.stateFn = undefined;
     this.infoFn = undefined;
     this.ctx = undefined;
