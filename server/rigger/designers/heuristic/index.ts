@@ -126,9 +126,11 @@ export class HeuristicDesigner implements Designer {
   private async draft(
     ctx: DesignContext,
     index: number,
-    budget?: number,
+    budgetIn?: number,
   ): Promise<CandidateDraft | undefined> {
     const makers = this.makers ?? [];
+    if (index > makers.length) return undefined;
+    let budget = budgetIn;
     let s: Structural | undefined;
     let structural = index;
     for (; structural < makers.length; structural++) {
@@ -136,10 +138,22 @@ export class HeuristicDesigner implements Designer {
       if (s) break;
     }
     if (!s) {
-      // No template left: for a harder variant, time pressure on the original task is the last resort.
-      if (ctx.diagnosis?.direction !== 'harder' || budget === undefined) return undefined;
+      // No template left: for a harder variant, time pressure on the original task is the last resort,
+      // its first budget read from the baseline's successful episodes.
+      if (ctx.diagnosis?.direction !== 'harder') return undefined;
+      const steps = ctx.baseline.episodes
+        .filter((e) => e.outcome === 'success')
+        .map((e) => e.steps);
+      const first = budget ?? tighterBudget(steps, ctx.baseline.stats.n, ctx.constraints.band);
+      if (first === undefined) return undefined;
+      budget = first;
       structural = makers.length;
-      s = { name: 'time-pressure', plan: {}, rationale: 'No structural change applies.' };
+      s = {
+        name: 'time-pressure',
+        plan: {},
+        rationale:
+          'Time pressure on the original task (no structural template applies, or each one missed the band).',
+      };
     }
     const plan: Plan = { ...s.plan };
     let rationale = s.rationale;
@@ -167,13 +181,6 @@ export class HeuristicDesigner implements Designer {
     const last = ctx.attempts.at(-1);
     const p = last ? paramsOf(last) : undefined;
     if (!last || !p) {
-      if (diagnosis.direction === 'harder' && this.makers.length === 0) {
-        const steps = ctx.baseline.episodes
-          .filter((e) => e.outcome === 'success')
-          .map((e) => e.steps);
-        const budget = tighterBudget(steps, ctx.baseline.stats.n, ctx.constraints.band);
-        return budget === undefined ? undefined : this.draft(ctx, 0, budget);
-      }
       return this.draft(ctx, 0);
     }
     if (last.writeError || !last.validation) return this.draft(ctx, p.structural + 1, p.budget);
