@@ -1,0 +1,468 @@
+// The webshop environment: one episode = one browser context on the shop, driven with WebShop's
+// actions `search[query]` and `click[element]`. State is read back from the page's URL after every
+// navigation; the verifier scores the purchased product against the goal with WebShop's reward.
+import { z } from 'zod';
+import { zodToJsonSchema } from '../core/schema.ts';
+import {
+  type Action,
+  type ActionableEnv,
+  EnvClosedError,
+  EnvInfraError,
+  type EnvSnapshot,
+  type Evaluation,
+  type Json,
+  type JsonSchema,
+  type Observation,
+  type ResetOptions,
+  type ResetResult,
+  type StepInfo,
+  type StepResult,
+  type TaskFilter,
+  type TaskInfo,
+  type ToolSpec,
+  UnknownTaskError,
+} from '../core/types.ts';
+import { findProduct } from './catalogue.ts';
+import {
+  availableActions,
+  type ObservationMode,
+  type PageRead,
+  parseCommand,
+  READ_PAGE_SCRIPT,
+  renderObservation,
+} from './observation.ts';
+import { getReward } from './reward.ts';
+import {
+  acquireLease,
+  closeEpisode,
+  type Episode,
+  message,
+  openEpisode,
+  releaseLease,
+} from './runtime.ts';
+import { parseRoute, SUB_PAGES } from './site.ts';
+import { filterTasks, findTask, type WebshopTask } from './tasks.ts';
+
+export const ENV_TYPE = 'webshop';
+export const TEXT_TOOL = { name: 'act', arg: 'command' } as const;
+export const MAX_QUERY_CHARS = 200;
+
+const PAGE_KINDS = ['search', 'results', 'item', 'item_sub', 'done', 'error'] as const;
+
+export const WebshopStateSchema = z.strictObject({
+  task: z.string().describe('task id'),
+  page: z.enum(PAGE_KINDS).describe('the kind of page shown'),
+  url: z.string().describe('path and query of the page (no host)'),
+  query: z.string().describe('the last search query ("" before searching)'),
+  resultsPage: z.number().int().min(1).describe('results page number carried in the URL'),
+  asin: z.string().nullable().describe('the product being viewed (item pages), else null'),
+  subpage: z.enum(SUB_PAGES).nullable().describe('description / features / reviews, else null'),
+  selectedOptions: z
+    .record(z.string(), z.string())
+    .describe('options chosen on the item page: option name -> value'),
+  clickables: z.array(z.string()).describe('lower-cased clickable elements on the page'),
+  hasSearchBar: z.boolean(),
+  visited: z.array(z.string()).describe('products opened so far, in order'),
+  purchased: z
+    .strictObject({
+      asin: z.string(),
+      options: z.record(z.string(), z.string()),
+      price: z.number(),
+    })
+    .nullable()
+    .describe('what was bought (the episode ends with Buy Now)'),
+  steps: z.number().int().min(0).describe('actions taken, invalid ones included'),
+  invalidActions: z.number().int().min(0),
+  done: z.boolean(),
+});
+export type WebshopState = z.infer<typeof WebshopStateSchema>;
+
+const ActSchema = z.strictObject({
+  command: z
+    .string()
+    .min(1)
+    .max(MAX_QUERY_CHARS + 20),
+});
+const SearchSchema = z.strictObject({ query: z.string().min(1).max(MAX_QUERY_CHARS) });
+const ClickSchema = z.strictObject({ element: z.string().min(1).max(MAX_QUERY_CHARS) });
+
+export const webshopTools: ToolSpec[] = [
+  {
+    name: TEXT_TOOL.name,
+    description:
+      'Act on the shop page with WebShop\'s commands: "search[<query>]" (only where there is a search bar) or "click[<element>]" with one of the clickable elements (a product id, an option value, "back to search", "next >", "< prev", "description", "features", "reviews", "buy now").',
+    parameters: zodToJsonSchema(ActSchema),
+  },
+  {
+    name: 'search',
+    description: 'Type a query into the search bar and search (same as act "search[<query>]").',
+    parameters: zodToJsonSchema(SearchSchema),
+  },
+  {
+    name: 'click',
+    description:
+      'Click a clickable element of the page by its text (same as act "click[<element>]").',
+    parameters: zodToJsonSchema(ClickSchema),
+  },
+];
+
+export const webshopStateSchema: JsonSchema = zodToJsonSchema(WebshopStateSchema);
+
+export const SnapshotSchema = z.object({
+  envType: z.literal(ENV_TYPE),
+  reset: z.object({
+    taskId: z.string(),
+    seed: z.number(),
+    options: z.record(z.string(), z.unknown()).optional(),
+  }),
+  actions: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+});
+
+type Parsed = { ok: true; verb: 'search' | 'click'; arg: string } | { ok: false; reason: string };
+
+function parseAction(action: Action): Parsed {
+  const args = action.args ?? {};
+  if (action.name === TEXT_TOOL.name) {
+    const r = ActSchema.safeParse(args);
+    if (!r.success)
+      return { ok: false, reason: 'act needs {"command": "search[...]" or "click[...]"}.' };
+    const cmd = parseCommand(r.data.command);
+    if (!cmd)
+      return {
+        ok: false,
+        reason: `'${r.data.command}' is not a command: write search[<query>] or click[<element>].`,
+      };
+    return { ok: true, ...cmd };
+  }
+  if (action.name === 'search') {
+    const r = SearchSchema.safeParse(args);
+    if (!r.success) return { ok: false, reason: 'search needs {"query": "<text>"}.' };
+    return { ok: true, verb: 'search', arg: r.data.query.trim() };
+  }
+  if (action.name === 'click') {
+    const r = ClickSchema.safeParse(args);
+    if (!r.success) return { ok: false, reason: 'click needs {"element": "<clickable text>"}.' };
+    return { ok: true, verb: 'click', arg: r.data.element.trim() };
+  }
+  return {
+    ok: false,
+    reason: `unknown tool '${action.name}'. Tools: act {command}, search {query}, click {element}.`,
+  };
+}
+
+function readMode(options: ResetOptions['options']): ObservationMode {
+  return options?.observation === 'text' ? 'text' : 'simple';
+}
+
+export class WebShopEnv implements ActionableEnv {
+  readonly envType = ENV_TYPE;
+  private task: WebshopTask | undefined;
+  private resetOptions: ResetOptions | undefined;
+  private episode: Episode | undefined;
+  private leased = false;
+  private closed = false;
+  private crashed: string | undefined;
+  private broken: string | undefined;
+  private mode: ObservationMode = 'simple';
+  private actions: Action[] = [];
+  private read: PageRead | undefined;
+  private view: WebshopState | undefined;
+  private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
+
+  async listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
+    return filterTasks(filter);
+  }
+
+  async reset(options: ResetOptions): Promise<ResetResult> {
+    this.assertOpen();
+    const task = findTask(options.taskId);
+    if (!task) throw new UnknownTaskError(ENV_TYPE, options.taskId);
+    await this.endEpisode();
+    if (!this.leased) {
+      acquireLease();
+      this.leased = true;
+    }
+    this.task = task;
+    this.resetOptions = {
+      taskId: options.taskId,
+      seed: options.seed,
+      ...(options.options ? { options: structuredClone(options.options) } : {}),
+    };
+    this.mode = readMode(options.options);
+    this.actions = [];
+    this.crashed = undefined;
+    this.broken = undefined;
+    const episode = await openEpisode(task.goal);
+    this.episode = episode;
+    episode.page.on('crash', () => {
+      this.crashed = 'the page crashed';
+    });
+    episode.context.on('close', () => {
+      if (this.episode === episode) this.crashed ??= 'the browser context closed';
+    });
+    const base = {
+      task: task.info.id,
+      visited: [],
+      purchased: null,
+      steps: 0,
+      invalidActions: 0,
+      done: false,
+    };
+    await this.browse('opening the shop', async (page) => {
+      await page.goto(`${episode.baseUrl}/`, { waitUntil: 'domcontentloaded' });
+    });
+    this.view = this.viewFromPage(base);
+    this.lastObservation = this.observation();
+    return { observation: this.lastObservation, info: this.info() };
+  }
+
+  async step(action: Action): Promise<StepResult> {
+    this.assertOpen();
+    if (this.broken)
+      throw new EnvInfraError(`webshop: the browser is unusable (${this.broken}); reset to retry`);
+    const view = this.view;
+    if (!view || !this.episode)
+      return this.invalid('No episode yet: call reset with a task first.');
+    if (view.done)
+      return this.invalid('The episode is over: the purchase has been made.', true, action);
+    const parsed = parseAction(action);
+    if (!parsed.ok) return this.invalid(parsed.reason, false, action);
+    const { verb, arg } = parsed;
+    if (verb === 'search') {
+      if (!view.hasSearchBar)
+        return this.invalid(
+          'There is no search bar on this page: click[back to search] first.',
+          false,
+          action,
+        );
+      if (arg === '')
+        return this.invalid('Empty query: write search[<what to look for>].', false, action);
+      if (arg.length > MAX_QUERY_CHARS)
+        return this.invalid(
+          `The query is longer than ${MAX_QUERY_CHARS} characters.`,
+          false,
+          action,
+        );
+    }
+    let index = -1;
+    if (verb === 'click') {
+      const target = arg.toLowerCase();
+      index = (this.read?.items ?? [])
+        .filter((i) => i.kind === 'click')
+        .findIndex((i) => i.text.toLowerCase() === target);
+      if (index < 0)
+        return this.invalid(
+          `'${arg}' is not clickable on this page. Clickable: ${view.clickables.join(', ')}.`,
+          false,
+          action,
+        );
+    }
+    this.actions.push(structuredClone(action));
+    await this.browse(`${verb}[${arg}]`, async (page) => {
+      const loaded = page.waitForEvent('domcontentloaded');
+      if (verb === 'search') {
+        await page.locator('input[type=search]').fill(arg);
+        await page.locator('[data-click="Search"]').click();
+      } else {
+        await page.locator('[data-click]').nth(index).click();
+      }
+      await loaded;
+    });
+    const before = view;
+    this.view = this.viewFromPage({
+      task: before.task,
+      visited: before.visited,
+      purchased: before.purchased,
+      steps: before.steps + 1,
+      invalidActions: before.invalidActions,
+      done: false,
+    });
+    this.lastObservation = this.observation();
+    const reward = this.view.done ? (await this.evaluate()).score : 0;
+    return {
+      observation: this.lastObservation,
+      reward,
+      terminated: this.view.done,
+      truncated: false,
+      info: this.info(),
+    };
+  }
+
+  observe(): Observation {
+    return this.lastObservation;
+  }
+
+  async evaluate(): Promise<Evaluation> {
+    const view = this.view;
+    const counters = { steps: view?.steps ?? 0, invalidActions: view?.invalidActions ?? 0 };
+    const bought = view?.purchased;
+    const product = bought ? findProduct(bought.asin) : undefined;
+    if (!bought || !product || !this.task)
+      return { success: false, score: 0, metrics: { purchased: 0, ...counters } };
+    const r = getReward(product, this.task.goal, bought.price, bought.options);
+    return {
+      success: r.reward === 1,
+      score: r.reward,
+      metrics: {
+        purchased: 1,
+        r_type: r.rType,
+        r_att: r.rAtt,
+        ...(r.rOption !== null ? { r_option: r.rOption } : {}),
+        r_price: r.rPrice ? 1 : 0,
+        title_score: Math.round(r.titleScore * 1e4) / 1e4,
+        ...counters,
+      },
+    };
+  }
+
+  getEnvState(): Json {
+    return this.view ? structuredClone(this.view) : null;
+  }
+
+  stateSchema(): JsonSchema {
+    return webshopStateSchema;
+  }
+
+  tools(): ToolSpec[] {
+    return webshopTools;
+  }
+
+  async saveState(): Promise<EnvSnapshot> {
+    this.assertOpen();
+    if (!this.resetOptions) throw new Error('webshop: nothing to save before reset');
+    return {
+      envType: ENV_TYPE,
+      reset: structuredClone(this.resetOptions),
+      actions: structuredClone(this.actions),
+    };
+  }
+
+  /** Rebuilds a snapshot by resetting and replaying its actions (the heavy-runtime strategy). */
+  async restore(snapshot: EnvSnapshot): Promise<void> {
+    const parsed = SnapshotSchema.safeParse(snapshot);
+    if (!parsed.success)
+      throw new Error(
+        `webshop: invalid snapshot: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
+      );
+    await this.reset(snapshot.reset);
+    for (const action of snapshot.actions ?? []) await this.step(action);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.endEpisode();
+    if (this.leased) {
+      this.leased = false;
+      releaseLease();
+    }
+  }
+
+  private async endEpisode(): Promise<void> {
+    const episode = this.episode;
+    this.episode = undefined;
+    if (episode) await closeEpisode(episode);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EnvClosedError(ENV_TYPE);
+  }
+
+  /** Runs browser work; any failure is the runtime's (infra), and the episode's context is closed. */
+  private async browse(
+    what: string,
+    work: (page: Episode['page']) => Promise<void>,
+  ): Promise<void> {
+    const episode = this.episode;
+    if (!episode) throw new EnvInfraError('webshop: no browser page');
+    try {
+      await work(episode.page);
+      this.read = (await episode.page.evaluate(READ_PAGE_SCRIPT)) as PageRead;
+    } catch (error) {
+      if (this.closed) throw new EnvClosedError(ENV_TYPE);
+      const reason = this.crashed ?? message(error);
+      this.broken = reason;
+      await this.endEpisode();
+      throw new EnvInfraError(`webshop: the browser failed while ${what}: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+
+  private viewFromPage(
+    carried: Pick<
+      WebshopState,
+      'task' | 'visited' | 'purchased' | 'steps' | 'invalidActions' | 'done'
+    >,
+  ): WebshopState {
+    const episode = this.episode;
+    const read = this.read;
+    if (!episode || !read) throw new EnvInfraError('webshop: no page has been read');
+    const url = new URL(episode.page.url());
+    const route = parseRoute(url);
+    const actions = availableActions(read);
+    const visited =
+      route.asin && route.kind !== 'done' && !carried.visited.includes(route.asin)
+        ? [...carried.visited, route.asin]
+        : carried.visited;
+    const product = route.asin ? findProduct(route.asin) : undefined;
+    const purchased =
+      route.kind === 'done' && product
+        ? { asin: product.asin, options: { ...route.options }, price: product.price }
+        : carried.purchased;
+    return {
+      ...carried,
+      page: route.kind,
+      url: `${url.pathname}${url.search}`,
+      query: route.query,
+      resultsPage: route.page,
+      asin: route.kind === 'item' || route.kind === 'item_sub' ? route.asin : null,
+      subpage: route.sub,
+      selectedOptions: route.kind === 'done' ? {} : { ...route.options },
+      clickables: actions.clickables,
+      hasSearchBar: actions.has_search_bar,
+      visited,
+      purchased,
+      done: purchased !== null,
+    };
+  }
+
+  private observation(): Observation {
+    const read = this.read;
+    const view = this.view;
+    if (!read || !view) return this.lastObservation;
+    return { text: renderObservation(read, this.mode), data: { page: view.page, url: view.url } };
+  }
+
+  private info(extra: StepInfo = {}): StepInfo {
+    const view = this.view;
+    if (!view) return { ...extra, admissibleCommands: [] };
+    return {
+      ...extra,
+      admissibleCommands: view.done ? [] : view.clickables.map((c) => `click[${c}]`),
+      availableActions: { has_search_bar: view.hasSearchBar, clickables: [...view.clickables] },
+    };
+  }
+
+  private invalid(reason: string, terminated = false, action?: Action): StepResult {
+    if (action) this.actions.push(structuredClone(action));
+    if (this.view && !this.view.done)
+      this.view = {
+        ...this.view,
+        steps: this.view.steps + 1,
+        invalidActions: this.view.invalidActions + 1,
+      };
+    const page = this.read && this.view ? `\n\n${renderObservation(this.read, this.mode)}` : '';
+    this.lastObservation = {
+      text: `Invalid action: ${reason}${page}`,
+      ...(this.view ? { data: { page: this.view.page, url: this.view.url } } : {}),
+    };
+    return {
+      observation: this.lastObservation,
+      reward: 0,
+      terminated,
+      truncated: false,
+      info: this.info({ invalid: true }),
+    };
+  }
+}

@@ -1,0 +1,50 @@
+// The `webshop` bridge: a WebShop-style store served on loopback and driven through Chromium.
+import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
+import { catalogue } from './catalogue.ts';
+import { ENV_TYPE, TEXT_TOOL, WebShopEnv, webshopStateSchema, webshopTools } from './env.ts';
+import { allTasks, filterTasks, findTask, SPLITS } from './tasks.ts';
+
+export { catalogue, findProduct, type Product } from './catalogue.ts';
+export { WebShopEnv, type WebshopState, WebshopStateSchema } from './env.ts';
+export { parseCommand } from './observation.ts';
+export { getReward } from './reward.ts';
+export {
+  BROWSER_MARKER,
+  configureWebshop,
+  runtimeStats,
+  shutdownWebshopRuntime,
+} from './runtime.ts';
+export { search } from './search.ts';
+export { allTasks, findTask, type Goal } from './tasks.ts';
+
+export const webshopBridge: Bridge = {
+  name: ENV_TYPE,
+  description:
+    `WebShop-style store served on loopback and driven through Chromium (Playwright): ` +
+    `${catalogue().products.length.toLocaleString('en-US')} generated products in 5 categories, ` +
+    `${allTasks().length} instructions with attributes, options and a price cap; actions ` +
+    'search[query] / click[element]; reward as WebShop (type x attribute/option/price match), success when it is 1.',
+  splits: [...SPLITS],
+  textTool: TEXT_TOOL,
+  async listTasks(filter?: TaskFilter) {
+    return filterTasks(filter);
+  },
+  async getTask(taskId: string) {
+    return findTask(taskId)?.info;
+  },
+  tools: () => webshopTools,
+  stateSchema: () => webshopStateSchema,
+  async create() {
+    return new WebShopEnv();
+  },
+  async fromState(snapshot: EnvSnapshot) {
+    const env = new WebShopEnv();
+    try {
+      await env.restore(snapshot);
+    } catch (error) {
+      await env.close();
+      throw error;
+    }
+    return env;
+  },
+};

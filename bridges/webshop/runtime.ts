@@ -1,0 +1,199 @@
+// The heavy runtime shared by every webshop episode of a process: one Chromium (launched lazily
+// through playwright-core), a bounded pool of browser contexts (one per episode, always closed), and
+// the shop server. Both close when the last environment has been closed for `idleMs` (a grace
+// period, so back-to-back episodes do not relaunch the browser), on shutdownWebshopRuntime(), or
+// with the process.
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { EnvInfraError } from '../core/types.ts';
+import { SESSION_COOKIE, type ShopServer, startShopServer } from './server.ts';
+import type { Goal } from './tasks.ts';
+
+export interface WebshopRuntimeOptions {
+  /** Debian's Chromium by default (STACK.md). */
+  executablePath: string;
+  /** Close browser and server this long after the last environment closed. */
+  idleMs: number;
+  /** Episodes with a live browser context at once; more wait for a free slot. */
+  maxContexts: number;
+  /** Per browser operation (navigation, click, read). */
+  timeoutMs: number;
+}
+
+const options: WebshopRuntimeOptions = {
+  executablePath: '/usr/bin/chromium',
+  idleMs: 2000,
+  maxContexts: 8,
+  timeoutMs: 20_000,
+};
+
+/** Settings for the runtime (from server/config.ts or tests); bridges read no environment. */
+export function configureWebshop(o: Partial<WebshopRuntimeOptions>): void {
+  Object.assign(options, o);
+}
+
+export function webshopOptions(): Readonly<WebshopRuntimeOptions> {
+  return options;
+}
+
+/** A marker on the browser's command line, so tests can find (and count) this process's browser. */
+export const BROWSER_MARKER = `--envharness-webshop=${process.pid}`;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  BROWSER_MARKER,
+];
+
+export interface Episode {
+  context: BrowserContext;
+  page: Page;
+  baseUrl: string;
+  sessionId: string;
+}
+
+let browser: Promise<Browser> | undefined;
+let server: Promise<ShopServer> | undefined;
+let leases = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+let activeContexts = 0;
+const waiting: (() => void)[] = [];
+let launches = 0;
+
+function getBrowser(): Promise<Browser> {
+  if (!browser) {
+    launches += 1;
+    const launching = chromium
+      .launch({ executablePath: options.executablePath, headless: true, args: CHROMIUM_ARGS })
+      .then((b) => {
+        // A crashed or killed browser is forgotten: the next episode launches a new one.
+        b.on('disconnected', () => {
+          if (browser === launching) browser = undefined;
+        });
+        return b;
+      });
+    browser = launching;
+    launching.catch(() => {
+      if (browser === launching) browser = undefined;
+    });
+  }
+  return browser;
+}
+
+function getServer(): Promise<ShopServer> {
+  if (!server) {
+    const starting = startShopServer();
+    server = starting;
+    starting.catch(() => {
+      if (server === starting) server = undefined;
+    });
+  }
+  return server;
+}
+
+/** An environment holds a lease from its first reset until close(). */
+export function acquireLease(): void {
+  leases += 1;
+  clearTimeout(idleTimer);
+  idleTimer = undefined;
+}
+
+export function releaseLease(): void {
+  leases = Math.max(0, leases - 1);
+  if (leases > 0) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleTimer = undefined;
+    if (leases === 0) void shutdownWebshopRuntime();
+  }, options.idleMs);
+  idleTimer.unref();
+}
+
+async function takeSlot(): Promise<void> {
+  if (activeContexts < options.maxContexts) {
+    activeContexts += 1;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function freeSlot(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else activeContexts = Math.max(0, activeContexts - 1);
+}
+
+/** A fresh context + page for one episode, with the session cookie set. Failures are infra errors. */
+export async function openEpisode(goal: Goal): Promise<Episode> {
+  await takeSlot();
+  let context: BrowserContext | undefined;
+  let sessionId: string | undefined;
+  let shop: ShopServer | undefined;
+  try {
+    shop = await getServer();
+    const b = await getBrowser();
+    context = await b.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
+    context.setDefaultTimeout(options.timeoutMs);
+    sessionId = shop.openSession(goal);
+    await context.addCookies([{ name: SESSION_COOKIE, value: sessionId, url: shop.url }]);
+    const page = await context.newPage();
+    return { context, page, baseUrl: shop.url, sessionId };
+  } catch (error) {
+    if (sessionId) shop?.closeSession(sessionId);
+    await context?.close().catch(() => undefined);
+    freeSlot();
+    throw new EnvInfraError(`webshop: could not open a browser page: ${message(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Closes the episode's context (idempotent per episode object; never throws). */
+export async function closeEpisode(episode: Episode): Promise<void> {
+  try {
+    await episode.context.close();
+  } catch {
+    // A context of a crashed browser is already gone.
+  } finally {
+    const shop = await server?.catch(() => undefined);
+    shop?.closeSession(episode.sessionId);
+    freeSlot();
+  }
+}
+
+/** Closes the browser and the server now (tests, shutdown hooks). Later episodes start them again. */
+export async function shutdownWebshopRuntime(): Promise<void> {
+  clearTimeout(idleTimer);
+  idleTimer = undefined;
+  const b = browser;
+  const s = server;
+  browser = undefined;
+  server = undefined;
+  await Promise.all([
+    b?.then((x) => x.close()).catch(() => undefined),
+    s?.then((x) => x.close()).catch(() => undefined),
+  ]);
+}
+
+export function runtimeStats(): {
+  leases: number;
+  activeContexts: number;
+  browserRunning: boolean;
+  serverRunning: boolean;
+  launches: number;
+} {
+  return {
+    leases,
+    activeContexts,
+    browserRunning: browser !== undefined,
+    serverRunning: server !== undefined,
+    launches,
+  };
+}
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
