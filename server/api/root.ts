@@ -3,6 +3,7 @@ import { harnessesRouter } from './routers/harnesses.ts';
 import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
 import { runsRouter } from './routers/runs.ts';
+import { skillsRouter } from './routers/skills.ts';
 import { bridgesRouter, tasksRouter } from './routers/tasks.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   runs: runsRouter,
   harnesses: harnessesRouter,
   play: playRouter,
+  skills: skillsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,8 +1,8 @@
 // Persistence of skill banks (SkillBank / Skill / SkillEdit) and comparisons (Comparison).
 import type { Json } from '../../bridges/core/types.ts';
 import type { PrismaClient } from '../db/generated/client.ts';
-import { getDb } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
+import { rolloutDb } from '../rollouts/db.ts';
 import { type EditRecord, SkillBankState } from './bank.ts';
 import type { CompareResult } from './compare.ts';
 import { SKILL_CATEGORIES, type Skill, type SkillCategory } from './types.ts';
@@ -14,7 +14,8 @@ export function useSkillsDb(db: PrismaClient | undefined): void {
 }
 
 async function db(): Promise<PrismaClient> {
-  return override ?? getDb();
+  // The rollout store's database (shared, and overridden together in tests).
+  return override ?? rolloutDb();
 }
 
 const SKILL_SELECT = {

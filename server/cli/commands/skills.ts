@@ -30,11 +30,12 @@ export const command: Command = {
     'Skill banks (EvoHarness experience): compare skill sources, extract a bank from a run, list, show.',
   usage: [
     'harness skills compare --bridge B --policy P [--train-split train] [--eval-split eval_unseen] [--envs N] [--eval-envs M|0=all] [--seed S] [--max-steps T] [--extractor heuristic|llm] [--envharness templates|rigger] [--no-persist] [--json]',
+    'harness skills ablate --bridge B --policy P [--train-envs N (24)] [--eval-envs M|0=all] [--seed S] [--json]   (bare vs bpe(P) with each part off, per task type)',
     'harness skills extract --run <runId> [--extractor heuristic|llm] [--name NAME] [--json]',
     'harness skills list [--json]',
     'harness skills show <bankId> [--json]',
   ].join('\n'),
-  positionals: { min: 1, max: 2, names: '<compare|extract|list|show> [bankId]' },
+  positionals: { min: 1, max: 2, names: '<compare|ablate|extract|list|show> [bankId]' },
   options: {
     bridge: { type: 'string' },
     policy: { type: 'string' },
@@ -47,6 +48,7 @@ export const command: Command = {
     extractor: { type: 'string' },
     envharness: { type: 'string' },
     'no-persist': { type: 'boolean' },
+    'train-envs': { type: 'string' },
     run: { type: 'string' },
     name: { type: 'string' },
     json: { type: 'boolean' },
@@ -95,6 +97,42 @@ export const command: Command = {
         else {
           io.out(compareTable(r));
           if (r.id) io.out(`comparison ${r.id} (${(r.durationMs / 1000).toFixed(1)} s)\n`);
+        }
+        return 0;
+      }
+      if (sub === 'ablate') {
+        const bridge = stringOption(values, 'bridge');
+        const policy = stringOption(values, 'policy');
+        if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
+        const { runAblation } = await import('../../skills/ablation.ts');
+        const r = await runAblation(
+          {
+            bridge,
+            policy,
+            trainSplit: stringOption(values, 'train-split') ?? 'train',
+            evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
+            trainEnvs: intOption(values, 'train-envs', 24),
+            evalEnvs: intOption(values, 'eval-envs', 0),
+            seed: intOption(values, 'seed', 0),
+            maxSteps: intOption(values, 'max-steps', 50),
+          },
+          (t) => (asJson ? undefined : io.err(`${t}\n`)),
+        );
+        if (asJson) io.out(json(r));
+        else {
+          const types = [...new Set(r.rows.flatMap((row) => Object.keys(row.perType)))].sort();
+          io.out(`${['variant'.padEnd(16), 'success', 'steps', 'meta/ep', ...types].join('  ')}\n`);
+          for (const row of r.rows) {
+            io.out(
+              `${[
+                row.variant.padEnd(16),
+                pct(row.successRate).padStart(7),
+                row.meanSteps.toFixed(1).padStart(5),
+                row.metaSteps.toFixed(1).padStart(7),
+                ...types.map((t) => pct(row.perType[t]?.rate ?? 0).padStart(t.length)),
+              ].join('  ')}\n`,
+            );
+          }
         }
         return 0;
       }

@@ -1,0 +1,129 @@
+// The BPE ablation (PAPERS.md §2 "Ablations"): the bare policy vs bpe(policy) with each workspace
+// part switched off, per task type, on held-out tasks. Experience is a skill bank extracted (same
+// pipeline as the comparison's source (b)) from the bare policy's episodes on training envs.
+import { z } from 'zod';
+import type { TaskInfo } from '../../bridges/core/types.ts';
+import { getBridge } from '../../bridges/index.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { runEpisode } from '../rollouts/episode.ts';
+import type { EpisodeResult } from '../rollouts/types.ts';
+import { proposeEdits, SkillBankState } from './bank.ts';
+import { sampleTasks } from './compare.ts';
+import { digestEpisode } from './digest.ts';
+import { extractSkills } from './extract.ts';
+
+export const AblationInputSchema = z.object({
+  bridge: z.string().min(1),
+  /** The bare policy (not a bpe id). */
+  policy: z.string().min(1),
+  trainSplit: z.string().default('train'),
+  evalSplit: z.string().default('eval_unseen'),
+  trainEnvs: z.number().int().min(0).max(500).default(24),
+  evalEnvs: z.number().int().min(0).max(5000).default(0),
+  seed: z.number().int().min(0).default(0),
+  maxSteps: z.number().int().min(1).max(1000).default(50),
+});
+export type AblationInput = z.input<typeof AblationInputSchema>;
+
+export interface AblationRow {
+  variant: string;
+  policy: string;
+  n: number;
+  successRate: number;
+  meanSteps: number;
+  metaSteps: number;
+  invalidMeta: number;
+  perType: Record<string, { n: number; successes: number; rate: number; meanSteps: number }>;
+}
+
+export async function runAblation(raw: AblationInput, say: (t: string) => void = () => {}) {
+  const input = AblationInputSchema.parse(raw);
+  if (input.policy.startsWith('bpe('))
+    throw new InvalidInputError('give the bare policy; the variants wrap it');
+  const bridge = await getBridge(input.bridge);
+  if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
+  const spec = (task: string) => ({
+    version: 1 as const,
+    env: { type: 'base' as const, bridge: input.bridge, task },
+  });
+  const common = { seed: input.seed, maxSteps: input.maxSteps };
+
+  const train = sampleTasks(
+    await bridge.listTasks({ split: input.trainSplit }),
+    input.trainEnvs,
+    input.seed,
+  );
+  say(`experience: ${train.length} training episodes of ${input.policy}`);
+  const digests = [];
+  for (const t of train) {
+    const r = await runEpisode({ ...common, spec: spec(t.id), policyId: input.policy });
+    digests.push(
+      digestEpisode({
+        id: `train:${t.id}:${input.seed}`,
+        bridge: input.bridge,
+        taskId: t.id,
+        taskType: t.type,
+        goal: t.goal,
+        success: r.outcome === 'success',
+        trajectory: r.trajectory,
+        ...(bridge.textTool ? { textTool: bridge.textTool } : {}),
+      }),
+    );
+  }
+  const bank = new SkillBankState();
+  bank.apply(proposeEdits(bank, await extractSkills('heuristic', digests)));
+
+  const evalTasks = sampleTasks(
+    await bridge.listTasks({ split: input.evalSplit }),
+    input.evalEnvs,
+    input.seed,
+  );
+  const variants: [string, string][] = [
+    ['bare', input.policy],
+    ['bpe', `bpe(${input.policy})`],
+    ['bpe −belief', `bpe(${input.policy},-belief)`],
+    ['bpe −progress', `bpe(${input.policy},-progress)`],
+    ['bpe −experience', `bpe(${input.policy},-experience)`],
+  ];
+  const rows: AblationRow[] = [];
+  for (const [variant, policyId] of variants) {
+    say(`${variant}: ${evalTasks.length} held-out tasks`);
+    const results: { task: TaskInfo; r: EpisodeResult }[] = [];
+    for (const t of evalTasks) {
+      const r = await runEpisode({
+        ...common,
+        spec: spec(t.id),
+        policyId,
+        ...(policyId.startsWith('bpe(')
+          ? { policyOptions: { experience: bank.skills as never } }
+          : {}),
+      });
+      results.push({ task: t, r });
+    }
+    const scored = results.filter((x) => x.r.outcome !== 'error');
+    const perType: AblationRow['perType'] = {};
+    for (const x of scored) {
+      const e = perType[x.task.type] ?? { n: 0, successes: 0, rate: 0, meanSteps: 0 };
+      e.meanSteps = (e.meanSteps * e.n + x.r.steps) / (e.n + 1);
+      e.n += 1;
+      if (x.r.outcome === 'success') e.successes += 1;
+      e.rate = e.successes / e.n;
+      perType[x.task.type] = e;
+    }
+    const meta = scored.flatMap((x) =>
+      x.r.trajectory.filter((s) => s.executedAction === null && s.meta),
+    );
+    rows.push({
+      variant,
+      policy: policyId,
+      n: scored.length,
+      successRate:
+        scored.filter((x) => x.r.outcome === 'success').length / Math.max(1, scored.length),
+      meanSteps: scored.reduce((s, x) => s + x.r.steps, 0) / Math.max(1, scored.length),
+      metaSteps: meta.length / Math.max(1, scored.length),
+      invalidMeta: meta.filter((s) => s.invalid).length,
+      perType,
+    });
+  }
+  return { input, skills: bank.skills.length, rows };
+}
