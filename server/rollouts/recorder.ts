@@ -1,16 +1,19 @@
-// Writes episode claims and results in batches: every pending operation is folded into one
-// transaction (one statement per kind, JSON-encoded rows unpacked by jsonb_to_recordset), so a run
-// of hundreds of episodes costs a few dozen round trips instead of one per step.
+// Writes episode claims and results in batches. Every operation queued while the previous write
+// ran is folded into ONE SQL statement (data-modifying CTEs over JSON-encoded rows), so a run of
+// hundreds of episodes costs a few dozen round trips instead of one per step — Prisma over PGlite
+// costs milliseconds per statement, which made per-statement transactions the bottleneck.
 //
 // Exactly-once recording: a claim increments the episode's attempt; a result is written only when
-// its attempt is still the current one and the episode is still running (compare-and-set), and it
-// replaces any steps an earlier attempt left. Run counters and events are updated in the same
-// transaction, under the run's row lock, so they too count each episode once.
+// its attempt is still the current one and the episode is still running (compare-and-set), and its
+// steps replace any an earlier attempt left. Run counters and events change in the same statement,
+// so they too count each episode once. Event ids are drawn only after the run's row is locked (the
+// event rows are built from the run UPDATE's output), so within a run ids commit in id order and a
+// subscriber reading by cursor never skips a late commit.
 import type { Json } from '../../bridges/core/types.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { rolloutDb } from './db.ts';
-import { type NewRunEvent, notifyRuns } from './events.ts';
+import { notifyRuns } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 import type { EpisodeResult } from './types.ts';
 
@@ -183,7 +186,7 @@ export class EpisodeRecorder {
           this.queue = [];
           const started = performance.now();
           try {
-            await this.write(ops);
+            await this.withRetry(() => this.write(ops));
             this.stats.flushes += 1;
             this.stats.ops += ops.length;
             this.stats.ms += performance.now() - started;
@@ -197,205 +200,139 @@ export class EpisodeRecorder {
     })();
   }
 
+  /**
+   * A deadlock between writers in different processes (two runs in one batch, locked in different
+   * orders) aborts one statement; retrying is safe because every write is a compare-and-set.
+   */
+  private async withRetry(fn: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (attempt >= 3 || !/deadlock|could not serialize|40P01|40001/i.test(message)) throw error;
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
+  }
+
   private async write(ops: Op[]): Promise<void> {
     const claims = ops.filter((o): o is Extract<Op, { kind: 'claim' }> => o.kind === 'claim');
     const records = ops.filter((o): o is Extract<Op, { kind: 'record' }> => o.kind === 'record');
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = await rolloutDb();
-    const claimed = new Map<string, ClaimedEpisode>();
-    const won = new Set<string>();
-    let startedNow: string[] = [];
-    await db.$transaction(
-      async (tx) => {
-        claimed.clear();
-        won.clear();
-        // Episode rows first, the run rows last: the run lock (which orders event ids, see below)
-        // is held only for the final two statements, so writers in other processes barely wait.
-        // Nobody waits for an episode row while holding a run row, so there is no lock cycle.
-        let claimedRows: ClaimedEpisode[] = [];
-        if (claims.length > 0) {
-          const ids = claims.map((c) => c.req.id);
-          claimedRows = await tx.$queryRaw<ClaimedEpisode[]>`
-            UPDATE "Episode" SET status = 'running', attempt = attempt + 1, "workerId" = ${this.workerId},
-              "startedAt" = now()
-            WHERE id = ANY(${ids}::text[]) AND status <> 'done'
-              AND "runId" IN (SELECT id FROM "Run" WHERE id = ANY(${runIds}::text[]) AND status IN ('queued', 'running'))
-            RETURNING id, "runId", attempt, "taskId", seed, ordinal`;
-          claimedRows.sort((a, b) => a.ordinal - b.ordinal);
-          for (const row of claimedRows) claimed.set(row.id, row);
-        }
+    const statements: Prisma.PrismaPromise<unknown>[] = [];
 
-        let winners: {
-          id: string;
-          runId: string;
-          ordinal: number;
-          taskId: string;
-          seed: number;
-        }[] = [];
-        if (records.length > 0) {
-          const rows = records.map((r) => episodeRow(r.req));
-          winners = await tx.$queryRaw<typeof winners>`
-            UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
-              "failureCategory" = v."failureCategory", "errorKind" = v."errorKind"::"ErrorKind",
-              "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
-              "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
-              "durationMs" = v."durationMs", "finishedAt" = now()
-            FROM jsonb_to_recordset(${json(rows)}::jsonb) AS v(id text, attempt int, outcome text,
-              "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
-              "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)
-            WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
-            RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed`;
-          winners.sort((a, b) => a.ordinal - b.ordinal);
-          for (const w of winners) won.add(w.id);
-          const winning = records.filter((r) => won.has(r.req.id));
-          // Steps are written only with a winning outcome, so only a retried episode (attempt > 1)
-          // can hold rows of an earlier attempt (e.g. written by an older version): replace them.
-          const retried = winning.filter((r) => r.req.attempt > 1).map((r) => r.req.id);
-          if (retried.length > 0) {
-            await tx.$executeRaw`DELETE FROM "Step" WHERE "episodeId" = ANY(${retried}::text[])`;
-          }
-          const steps = winning.flatMap((r) =>
-            r.req.result.trajectory.map((s) => stepRow(r.req.id, r.req.attempt, s)),
-          );
-          for (let i = 0; i < steps.length; i += 5000) {
-            await insertSteps(tx, steps.slice(i, i + 5000));
-          }
-        }
-        if (claimedRows.length === 0 && winners.length === 0) return;
-
-        const perRun = new Map<string, { id: string; n: number }>();
-        const entry = (id: string) => {
-          let e = perRun.get(id);
-          if (!e) {
-            e = { id, n: 0 };
-            perRun.set(id, e);
-          }
-          return e;
-        };
-        for (const c of claimedRows) entry(c.runId);
-        for (const w of winners) entry(w.runId).n += 1;
-        const touched = [...perRun.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-        if (touched.length > 1) {
-          // Several runs in one transaction: lock them in id order so two writers cannot deadlock.
-          await tx.$queryRaw`SELECT id FROM "Run" WHERE id = ANY(${touched.map((t) => t.id)}::text[]) ORDER BY id FOR UPDATE`;
-        }
-        // A run moves queued -> running exactly once: under READ COMMITTED the status test is
-        // re-checked on the latest row after a lock wait, so only one writer gets the row back.
-        const mayStart = [...new Set(claimedRows.map((c) => c.runId))].filter(
-          (id) => !this.started.has(id),
-        );
-        const started =
-          mayStart.length === 0
-            ? []
-            : await tx.$queryRaw<{ id: string }[]>`
-          UPDATE "Run" SET status = 'running', "startedAt" = now()
-          WHERE id = ANY(${mayStart}::text[]) AND status = 'queued'
-          RETURNING id`;
-        startedNow = mayStart;
-        // The run row lock orders event ids: every event insert comes after it, so ids of one run
-        // commit in id order and a subscriber reading by cursor never skips a late commit.
-        const runs = await tx.$queryRaw<
-          { id: string; episodesDone: number; episodesTotal: number; status: string; n: number }[]
-        >`
-          UPDATE "Run" AS r SET
-            "episodesDone" = r."episodesDone" + v.n,
-            status = CASE
-              WHEN r.status IN ('queued', 'running') AND v.n > 0 AND r."episodesDone" + v.n >= r."episodesTotal" THEN 'completed'::"RunStatus"
-              ELSE r.status END,
-            "finishedAt" = CASE WHEN v.n > 0 AND r."episodesDone" + v.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
-          FROM jsonb_to_recordset(${json(touched)}::jsonb) AS v(id text, n int)
-          WHERE r.id = v.id
-          RETURNING r.id, r."episodesDone", r."episodesTotal", r.status::text AS status, v.n`;
-        runs.sort((a, b) => (a.id < b.id ? -1 : 1));
-
-        const events: NewRunEvent[] = [];
-        for (const r of started.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-          events.push({ runId: r.id, type: 'run_started', payload: {} });
-        }
-        for (const row of claimedRows) {
-          events.push({
-            runId: row.runId,
-            type: 'episode_started',
-            payload: {
-              episodeId: row.id,
-              ordinal: row.ordinal,
-              taskId: row.taskId,
-              seed: row.seed,
-              attempt: row.attempt,
-              workerId: this.workerId,
-            },
-          });
-        }
-        const byId = new Map(records.map((r) => [r.req.id, r.req]));
-        for (const w of winners) {
-          const res = byId.get(w.id)?.result;
-          events.push({
-            runId: w.runId,
-            type: 'episode_ended',
-            payload: {
-              episodeId: w.id,
-              ordinal: w.ordinal,
-              taskId: w.taskId,
-              seed: w.seed,
-              outcome: res?.outcome ?? null,
-              failureCategory: res?.failureCategory ?? null,
-              errorKind: res?.error?.kind ?? null,
-              error: res ? errorMessage(res) : null,
-              steps: res?.steps ?? 0,
-              reward: res?.reward?.total ?? null,
-              durationMs: Math.round(res?.durationMs ?? 0),
-            },
-          });
-        }
-        for (const run of runs) {
-          if (run.n === 0) continue;
-          events.push({
-            runId: run.id,
-            type: 'run_progress',
-            payload: { done: run.episodesDone, total: run.episodesTotal },
-          });
-          if (run.episodesDone >= run.episodesTotal) {
-            const metrics = await runMetrics(tx, run.id);
-            events.push({
-              runId: run.id,
-              type: 'run_completed',
-              payload: { status: run.status, metrics: metrics as unknown as Json },
-            });
-          }
-        }
-        await insertEventsOrdered(tx, events);
-      },
-      { timeout: 120_000, maxWait: 120_000 },
+    // A run moves queued -> running exactly once: under READ COMMITTED the status test is
+    // re-checked on the latest row after a lock wait, so only one writer gets the row back.
+    const mayStart = [...new Set(claims.map((c) => c.req.runId))].filter(
+      (id) => !this.started.has(id),
     );
-    for (const id of startedNow) this.started.add(id);
+    if (mayStart.length > 0) {
+      statements.push(db.$executeRaw`
+        WITH s AS (
+          UPDATE "Run" SET status = 'running', "startedAt" = now()
+          WHERE id = ANY(${mayStart}::text[]) AND status = 'queued' RETURNING id)
+        INSERT INTO "RunEvent" ("runId", "type", "payload")
+        SELECT id, 'run_started', '{}'::jsonb FROM s ORDER BY id`);
+    }
+    // Steps are written only with a winning outcome, so only a retried episode (attempt > 1) can
+    // hold rows of an earlier attempt (e.g. from an older version): drop those that are stale.
+    const retried = records
+      .filter((r) => r.req.attempt > 1)
+      .map((r) => ({ id: r.req.id, attempt: r.req.attempt }));
+    if (retried.length > 0) {
+      statements.push(db.$executeRaw`
+        DELETE FROM "Step" AS s USING "Episode" AS e, json_to_recordset(${json(retried)}::json) AS v(id text, attempt int)
+        WHERE s."episodeId" = v.id AND e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'`);
+    }
+    const claimIds = claims.map((c) => c.req.id);
+    const rows = records.map((r) => episodeRow(r.req));
+    const steps = records.flatMap((r) =>
+      r.req.result.trajectory.map((st) => stepRow(r.req.id, r.req.attempt, st)),
+    );
+    statements.push(db.$queryRaw<{ claimed: ClaimedEpisode[]; won: string[] }[]>`
+      WITH
+      claimed AS (
+        UPDATE "Episode" AS e SET status = 'running', attempt = e.attempt + 1, "workerId" = ${this.workerId}, "startedAt" = now()
+        WHERE e.id = ANY(${claimIds}::text[]) AND e.status <> 'done'
+          AND e."runId" IN (SELECT id FROM "Run" WHERE id = ANY(${runIds}::text[]) AND status IN ('queued', 'running'))
+        RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e.ordinal),
+      v AS (
+        SELECT * FROM json_to_recordset(${json(rows)}::json) AS v(id text, attempt int, outcome text,
+          "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
+          "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)),
+      won AS (
+        UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
+          "failureCategory" = v."failureCategory", "errorKind" = v."errorKind"::"ErrorKind",
+          "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
+          "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
+          "durationMs" = v."durationMs", "finishedAt" = now()
+        FROM v
+        WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
+        RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, v.outcome, v."failureCategory",
+          v."errorKind", v."errorMessage", v.steps, v.reward, v."durationMs"),
+      ins AS (
+        INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
+          "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
+          "invalid", "blocked", "changes", "info", "leg", "state", "meta")
+        SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction", s."rawObservation",
+          s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
+          s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta"
+        FROM json_to_recordset(${json(steps)}::json) AS s("episodeId" text, "index" int, "attempt" int,
+          "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
+          "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
+          "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
+          "leg" int, "state" jsonb, "meta" jsonb)
+        WHERE s."episodeId" IN (SELECT id FROM won)
+        RETURNING 1),
+      counts AS (
+        SELECT id, sum(n)::int AS n FROM (
+          SELECT "runId" AS id, 0 AS n FROM claimed UNION ALL SELECT "runId", 1 FROM won) AS x
+        GROUP BY id),
+      runs AS (
+        UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + c.n,
+          status = CASE WHEN r.status IN ('queued', 'running') AND c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal"
+            THEN 'completed'::"RunStatus" ELSE r.status END,
+          "finishedAt" = CASE WHEN c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
+        FROM counts AS c WHERE r.id = c.id
+        RETURNING r.id, r."episodesDone" AS done, r."episodesTotal" AS total, r.status::text AS status, c.n),
+      ev AS (
+        INSERT INTO "RunEvent" ("runId", "type", "payload")
+        SELECT x."runId", x.type, x.payload FROM (
+          SELECT c."runId", 'episode_started' AS type, jsonb_build_object('episodeId', c.id, 'ordinal', c.ordinal,
+              'taskId', c."taskId", 'seed', c.seed, 'attempt', c.attempt, 'workerId', ${this.workerId}::text) AS payload,
+            1 AS grp, c.ordinal AS ord
+          FROM claimed AS c JOIN runs ON runs.id = c."runId"
+          UNION ALL
+          SELECT w."runId", 'episode_ended', jsonb_build_object('episodeId', w.id, 'ordinal', w.ordinal,
+              'taskId', w."taskId", 'seed', w.seed, 'outcome', w.outcome, 'failureCategory', w."failureCategory",
+              'errorKind', w."errorKind", 'error', w."errorMessage", 'steps', w.steps, 'reward', w.reward,
+              'durationMs', w."durationMs"),
+            2, w.ordinal
+          FROM won AS w JOIN runs ON runs.id = w."runId"
+          UNION ALL
+          SELECT runs.id, 'run_progress', jsonb_build_object('done', runs.done, 'total', runs.total), 3, 0
+          FROM runs WHERE runs.n > 0
+          UNION ALL
+          SELECT runs.id, 'run_completed', jsonb_build_object('status', runs.status, 'done', runs.done, 'total', runs.total), 4, 0
+          FROM runs WHERE runs.n > 0 AND runs.done >= runs.total) AS x
+        ORDER BY x."runId", x.grp, x.ord
+        RETURNING 1)
+      SELECT
+        (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
+        (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
+        (SELECT count(*) FROM ins)::int AS steps,
+        (SELECT count(*) FROM ev)::int AS events`);
+
+    const results =
+      statements.length === 1 ? [await statements[0]] : await db.$transaction(statements);
+    const main = (results[results.length - 1] as { claimed: ClaimedEpisode[]; won: string[] }[])[0];
+    const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
+    const won = new Set(main?.won ?? []);
+    for (const id of mayStart) this.started.add(id);
     notifyRuns(runIds);
     for (const op of claims) op.resolve(claimed.get(op.req.id) ?? null);
     for (const op of records) op.resolve(won.has(op.req.id));
   }
-}
-
-async function insertEventsOrdered(tx: Tx, events: NewRunEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const rows = events.map((e, ord) => ({ ...e, ord }));
-  await tx.$executeRaw`
-    INSERT INTO "RunEvent" ("runId", "type", "payload")
-    SELECT v."runId", v."type", v."payload"
-    FROM jsonb_to_recordset(${json(rows)}::jsonb) AS v("runId" text, "type" text, "payload" jsonb, ord int)
-    ORDER BY v.ord`;
-}
-
-async function insertSteps(tx: Tx, steps: ReturnType<typeof stepRow>[]): Promise<void> {
-  if (steps.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
-      "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
-      "invalid", "blocked", "changes", "info", "leg", "state", "meta")
-    SELECT v."episodeId", v."index", v."attempt", v."action", v."executedAction", v."rawObservation",
-      v."rawObservationData", v."observation", v."observationData", v."reward", v."terminated",
-      v."truncated", v."invalid", v."blocked", v."changes", v."info", v."leg", v."state", v."meta"
-    FROM jsonb_to_recordset(${json(steps)}::jsonb) AS v("episodeId" text, "index" int, "attempt" int,
-      "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
-      "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
-      "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
-      "leg" int, "state" jsonb, "meta" jsonb)`;
 }
