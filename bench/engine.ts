@@ -172,6 +172,9 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const bareUs = m(noHooks, 'stepUs');
   const hooksUs = fullUs - bareUs;
   const hooksCpuUs = m(harnessed, 'stepCpuUs') - m(noHooks, 'stepCpuUs');
+  // The least disturbed round: on a shared machine the minimum approximates the uncontended cost.
+  const best = (rounds: Round[], key: keyof Round) => Math.min(...rounds.map((r) => r[key]));
+  const hooksBestUs = best(harnessed, 'stepCpuUs') - best(noHooks, 'stepCpuUs');
   const setupMs = m(harnessed, 'resetMs') - m(noHooks, 'resetMs');
   const load = os.loadavg()[0] ?? 0;
   const cores = os.availableParallelism();
@@ -202,7 +205,13 @@ export async function benchEngine(): Promise<BenchRow[]> {
       name: 'added by the 3 sandboxed hooks (CPU time)',
       value: hooksCpuUs,
       unit: 'µs/step',
-      note: `target <= 60 µs: ${verdict(hooksCpuUs, 60)} (CPU time is robust to a busy machine)`,
+      note: `target <= 60 µs: ${verdict(hooksCpuUs, 60)} (CPU time is less inflated by a busy machine)`,
+    },
+    {
+      name: 'added by the 3 sandboxed hooks (CPU, best round)',
+      value: hooksBestUs,
+      unit: 'µs/step',
+      note: `target <= 60 µs: ${verdict(hooksBestUs, 60)}`,
     },
     {
       name: 'added by 3 identity hooks (CPU time)',

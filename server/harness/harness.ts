@@ -28,7 +28,7 @@ import {
   StepTrace,
   type TextTool,
 } from './layer.ts';
-import { parseSpec } from './parse.ts';
+import { nodePaths, parseSpec } from './parse.ts';
 import { HOOK_NAMES, SandboxHost, type SandboxLimits, whenSource } from './sandbox.ts';
 import type { HarnessNode, HarnessSpec } from './spec.ts';
 import { StageLayer } from './stage.ts';
@@ -259,7 +259,11 @@ export async function createHarness(
 ): Promise<Harness> {
   const spec = parseSpec(input);
   const ctx: StackContext = { trace: new StepTrace(), sandbox: new SandboxHost(options.limits) };
-  await ctx.sandbox.ready();
+  // A wasm instance (and the one-off compile) only for stacks that run code.
+  const runsCode = nodePaths(spec.env).some(
+    ({ node }) => node.type === 'contract' || (node.type === 'chain' && node.mode === 'switch'),
+  );
+  if (runsCode) await ctx.sandbox.ready();
   const created: HarnessLayer[] = [];
   try {
     const root = await build(spec.env, 'env', ctx, options.resolveBridge ?? getBridge, created);

@@ -105,6 +105,26 @@ describe('hook semantics', () => {
     expect(a).not.toBe(c);
   });
 
+  it('names the failing hook when both after-step hooks run in one crossing', async () => {
+    const h = await harnessFor(`export function modifyTransition(action, result) {
+  result.observation.text += ' (checked)';
+}
+export function filterObservation(observation) {
+  if (observation.text.startsWith('You pick up')) throw new RangeError('too long: ' + observation.text);
+  return observation;
+}`);
+    await h.reset({ seed: 0 });
+    // In-place changes without a return value count.
+    const r = await h.step(act('look'));
+    expect(r.observation.text).toMatch(/You are fine\. \(checked\)$/);
+    const e = await codeError(h.step(act('take key')));
+    expect(e.hook).toBe('filterObservation');
+    expect(e.line).toBe(5);
+    expect(e.message).toContain(
+      'RangeError: too long: You pick up the key. It feels light. Nothing else. (checked)',
+    );
+  });
+
   it('rejects wrong return shapes with a message a model can act on', async () => {
     const h = await harnessFor('export function filterAction(a) { return { command: "look" }; }');
     await h.reset({ seed: 0 });

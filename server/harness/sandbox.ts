@@ -94,7 +94,12 @@ async function newCappedModule(memoryMiB: number): Promise<QuickJSWASMModule> {
 // Watchdog: a worker marks "hook N started at t" in shared memory; the host kills overruns.
 
 export const WATCHDOG_BYTES = 16;
-export const WATCHED_NAMES = [...HOOK_NAMES, 'when', '(load)'] as const;
+export const WATCHED_NAMES = [
+  ...HOOK_NAMES,
+  'when',
+  '(load)',
+  'modifyTransition or filterObservation',
+] as const;
 let watchdog: { status: Int32Array; started: Float64Array } | undefined;
 
 /** Called inside a worker thread with the SharedArrayBuffer the pool gave it. */
@@ -216,7 +221,7 @@ let __stateGen = -1;
 const __state = __lazyObject((key) => __hostState(key));
 // modifyTransition's result.info (admissible commands and the like) is lazy too.
 const __info = __lazyObject((key) => __hostInfo(key));
-let __current = '';
+var __current = ''; // a var: the host reads it from the global object
 function __run(name, args, lazyInfo) {
   const primary = args[__primaryArg[name]];
   if (lazyInfo) { __info.clear(); primary.info = __info.proxy; }
@@ -531,9 +536,13 @@ export class HookSet {
     info: Record<string, Json>,
   ): { transition: Json | undefined; observation: (seen: Json) => Json | undefined } {
     this.lazyInfo = info;
-    const text = this.invoke(this.afterFn!, 'modifyTransition', [
-      JSON.stringify([this.stateGen, action, rest]),
-    ]);
+    const label =
+      this.has('modifyTransition') && this.has('filterObservation')
+        ? 'modifyTransition or filterObservation'
+        : this.has('modifyTransition')
+          ? 'modifyTransition'
+          : 'filterObservation';
+    const text = this.invoke(this.afterFn!, label, [JSON.stringify([this.stateGen, action, rest])]);
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
@@ -571,11 +580,15 @@ export class HookSet {
       let hook = name;
       const fatal =
         dumped.name === 'InternalError' && FATAL_MESSAGES.includes(dumped.message ?? '');
-      if (!fatal) {
-        // Which hook of a combined call failed.
-        const current = ctx.getProp(ctx.global, '__current');
-        if (ctx.typeof(current) === 'string') hook = ctx.getString(current) || name;
-        current.dispose();
+      if (dumped.message !== 'out of memory') {
+        // Which hook of a combined call failed (not after an out-of-memory: touch nothing then).
+        try {
+          const current = ctx.getProp(ctx.global, '__current');
+          if (ctx.typeof(current) === 'string') hook = ctx.getString(current) || name;
+          current.dispose();
+        } catch {
+          // keep the call's name
+        }
       }
       const { error } = codeError(dumped, {
         hook,
