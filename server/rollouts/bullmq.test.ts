@@ -105,7 +105,7 @@ afterAll(async () => {
 
 describe('BullMQ workers (PostgreSQL + Redis)', () => {
   it('records every episode exactly once when a worker is SIGKILLed mid-episode', async () => {
-    const k = 12;
+    const k = 8;
     const { runId } = await launchRun({
       spec,
       policy: 'scripted:household-explorer',

@@ -3,7 +3,7 @@
 // recorded as a harness error, never the process).
 import { fileURLToPath } from 'node:url';
 import { getBridge } from '../../bridges/index.ts';
-import { NotFoundError } from '../errors.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { createHarness } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
@@ -19,7 +19,13 @@ export async function validateRun(
   policyId: string,
   taskIds: string[],
 ): Promise<void> {
-  getPolicy(policyId);
+  const policy = getPolicy(policyId);
+  if (policy.descriptor.kind === 'human') {
+    // Episodes run in worker threads with no terminal: a person plays through `harness play`.
+    throw new InvalidInputError(
+      `policy '${policyId}' is played interactively (harness play), not in rollouts`,
+    );
+  }
   const harness = await createHarness(spec);
   await harness.close();
   const base = firstBase(spec.env);

@@ -105,5 +105,8 @@ describe('harness rollout / runs / show / export / policies', () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/^harness: unknown policy 'nope'/);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
+    const human = await cli('rollout', '--spec', 'toy24:4-7-8-8', '--policy', 'human', '--json');
+    expect(human.code).toBe(1);
+    expect(human.err).toMatch(/played interactively/);
   }, 60_000);
 });
