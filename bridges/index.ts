@@ -9,6 +9,7 @@ const registry = new Map<string, BridgeLoader>([
   ['household', async () => (await import('./household/index.ts')).householdBridge],
   // Without configureBridges({ remotes }) naming `remote`, this is the bundled Python reference server.
   ['remote', async () => (await import('./remote/index.ts')).referenceRemoteBridge()],
+  ['webshop', async () => (await import('./webshop/index.ts')).webshopBridge],
 ]);
 
 export function bridgeNames(): string[] {

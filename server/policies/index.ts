@@ -10,6 +10,7 @@ import { openaiDescriptor, openaiPolicy } from './openai.ts';
 import { remotePolicies } from './remote/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
+import { webshopPolicies } from './webshop/policies.ts';
 
 export { createHumanPolicy } from './human.ts';
 export { openaiPolicy } from './openai.ts';
@@ -23,7 +24,12 @@ export type {
 } from './types.ts';
 export { PolicyInfraError } from './types.ts';
 
-const scripted: Policy[] = [...toy24Policies, ...householdPolicies, ...remotePolicies];
+const scripted: Policy[] = [
+  ...toy24Policies,
+  ...householdPolicies,
+  ...remotePolicies,
+  ...webshopPolicies,
+];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
 export interface PolicyResolver {

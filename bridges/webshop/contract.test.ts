@@ -1,0 +1,17 @@
+// The shared ActionableEnv contract suite against the webshop bridge (a real Chromium; few tasks and
+// steps because every episode is a browser context).
+import { afterAll, beforeAll, vi } from 'vitest';
+import { describeContract } from '../core/contract-suite.vitest.ts';
+import { configureWebshop, shutdownWebshopRuntime, webshopBridge } from './index.ts';
+
+vi.setConfig({ testTimeout: 180_000 });
+
+beforeAll(() => {
+  configureWebshop({ idleMs: 60_000 });
+});
+
+afterAll(async () => {
+  await shutdownWebshopRuntime();
+});
+
+describeContract(webshopBridge, { tasks: 2, seeds: [0], steps: 5, timeoutMs: 170_000 });
