@@ -76,3 +76,30 @@ export const FAILURE_LABEL: Record<string, string> = {
   wrong_final_state: 'Wrong final state',
   invalid_action_loop: 'Invalid-action loop',
 };
+
+/** Drags from a node's output port to another node's input port, as a person connects nodes. */
+export async function connectNodes(
+  page: Page,
+  source: string,
+  target: string,
+  handle: string,
+): Promise<void> {
+  const from = page.locator(`[data-testid="rf__node-${source}"] [data-testid="handle-out"]`);
+  const to = page.locator(`[data-testid="rf__node-${target}"] [data-testid="handle-${handle}"]`);
+  const a = await from.boundingBox();
+  const b = await to.boundingBox();
+  if (!a || !b) throw new Error(`handles not visible: ${source} -> ${target}.${handle}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** Replaces a CodeMirror editor's whole text. */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  const content = page.locator('[data-testid="code-editor"] .cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}

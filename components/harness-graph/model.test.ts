@@ -13,6 +13,7 @@ import {
   layoutInput,
   redo,
   specToGraph,
+  subtreeSpec,
   undo,
 } from './model.ts';
 
@@ -189,12 +190,42 @@ describe('history', () => {
     expect(h.present.nodes.find((n) => n.id === 's')?.position).toEqual({ x: 10, y: 20 });
   });
 
+  it('merges quick edits of one field into one undo step', () => {
+    let h = initHistory(small());
+    const code = (c: string) => ({ type: 'update' as const, id: 'c', data: { code: c } });
+    h = apply(h, code('a'), { coalesceKey: 'c.code', now: 0 });
+    h = apply(h, code('ab'), { coalesceKey: 'c.code', now: 500 });
+    h = apply(h, code('abc'), { coalesceKey: 'c.code', now: 900 });
+    h = apply(h, code('abcd'), { coalesceKey: 'c.code', now: 5000 });
+    expect(h.past).toHaveLength(2);
+    h = undo(h);
+    expect(h.present.nodes.find((n) => n.id === 'c')?.data).toEqual({ code: 'abc' });
+    h = undo(h);
+    expect(h.present.nodes.find((n) => n.id === 'c')?.data).toEqual({ code: '' });
+  });
+
   it('removing a node removes its edges', () => {
     let h = initHistory(specToGraph(mugSpec));
     h = apply(h, { type: 'remove', ids: ['env.first'] });
     expect(h.present.edges.some((e) => e.source === 'env.first' || e.target === 'env.first')).toBe(
       false,
     );
+  });
+});
+
+describe('subtreeSpec', () => {
+  it('gives the spec a node stands for', () => {
+    const r = subtreeSpec(specToGraph(mugSpec), 'env.first.env');
+    expect(r).toEqual({
+      ok: true,
+      spec: {
+        version: 1,
+        env:
+          mugSpec.env.type === 'chain' && mugSpec.env.first.type === 'contract'
+            ? mugSpec.env.first.env
+            : null,
+      },
+    });
   });
 });
 

@@ -133,7 +133,6 @@ export function kindLabel(kind: NodeKind): string {
 
 /** The HarnessSpec the graph stands for, or every reason it is not one yet. */
 export function graphToSpec(graph: Graph): ToSpecResult {
-  const issues: GraphIssue[] = [];
   const outputs = graph.nodes.filter((n) => n.kind === 'output');
   if (outputs.length !== 1) {
     return {
@@ -142,7 +141,32 @@ export function graphToSpec(graph: Graph): ToSpecResult {
     };
   }
   if (hasCycle(graph)) return { ok: false, issues: [{ message: 'the graph has a cycle' }] };
+  const { env, issues, used } = buildFrom(graph, outputs[0]!.id);
+  for (const n of graph.nodes) {
+    if (!used.has(n.id)) {
+      issues.push({
+        nodeId: n.id,
+        message: `${LABEL[n.kind]} is not connected to the harness output`,
+      });
+    }
+  }
+  if (!env || issues.length > 0) return { ok: false, issues };
+  return { ok: true, spec: { version: 1, env } };
+}
 
+/** The spec of the sub-stack a node stands for (e.g. what a Stage wraps, to play it). */
+export function subtreeSpec(graph: Graph, nodeId: string): ToSpecResult {
+  if (hasCycle(graph)) return { ok: false, issues: [{ message: 'the graph has a cycle' }] };
+  const { env, issues } = buildFrom(graph, nodeId);
+  if (!env || issues.length > 0) return { ok: false, issues };
+  return { ok: true, spec: { version: 1, env } };
+}
+
+function buildFrom(
+  graph: Graph,
+  rootId: string,
+): { env: HarnessNode | undefined; issues: GraphIssue[]; used: Set<string> } {
+  const issues: GraphIssue[] = [];
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const inputOf = (id: string, handle: InputHandle): GraphNode | undefined => {
     const edge = graph.edges.find((e) => e.target === id && e.targetHandle === handle);
@@ -194,18 +218,9 @@ export function graphToSpec(graph: Graph): ToSpecResult {
         return need('env');
     }
   };
-
-  const env = build(outputs[0]!);
-  for (const n of graph.nodes) {
-    if (!used.has(n.id)) {
-      issues.push({
-        nodeId: n.id,
-        message: `${LABEL[n.kind]} is not connected to the harness output`,
-      });
-    }
-  }
-  if (!env || issues.length > 0) return { ok: false, issues };
-  return { ok: true, spec: { version: 1, env } };
+  const root = byId.get(rootId);
+  if (!root) return { env: undefined, issues: [{ message: `unknown node '${rootId}'` }], used };
+  return { env: build(root), issues, used };
 }
 
 /** The graph of a spec. Node ids are the nodes' paths in the spec (`env`, `env.first`, …), the same
@@ -335,7 +350,11 @@ export interface History {
   past: Graph[];
   present: Graph;
   future: Graph[];
+  /** Typing in a field is one undo step: edits with the same key in quick succession merge. */
+  coalesce?: { key: string; at: number };
 }
+
+const COALESCE_MS = 1500;
 
 const HISTORY_LIMIT = 200;
 
@@ -344,10 +363,24 @@ export function initHistory(graph: Graph): History {
   return { past: [], present: graph, future: [] };
 }
 
-export function apply(h: History, cmd: Command): History {
+export function apply(
+  h: History,
+  cmd: Command,
+  opts?: { coalesceKey?: string; now?: number },
+): History {
   const next = applyCommand(h.present, cmd);
   if (next === h.present) return h;
-  return { past: [...h.past, h.present].slice(-HISTORY_LIMIT), present: next, future: [] };
+  const now = opts?.now ?? Date.now();
+  const key = opts?.coalesceKey;
+  if (key && h.coalesce?.key === key && now - h.coalesce.at < COALESCE_MS && h.past.length > 0) {
+    return { past: h.past, present: next, future: [], coalesce: { key, at: now } };
+  }
+  return {
+    past: [...h.past, h.present].slice(-HISTORY_LIMIT),
+    present: next,
+    future: [],
+    ...(key ? { coalesce: { key, at: now } } : {}),
+  };
 }
 
 export function undo(h: History): History {

@@ -101,10 +101,6 @@ export function HarnessNodeView({ data, selected }: NodeProps<FlowNode>) {
   );
 }
 
-export const nodeTypes = {
-  base: HarnessNodeView,
-  stage: HarnessNodeView,
-  contract: HarnessNodeView,
-  chain: HarnessNodeView,
-  output: HarnessNodeView,
-};
+// One React Flow type for every kind: React Flow's own 'output' / 'default' types carry built-in
+// styles that would frame our nodes twice.
+export const nodeTypes = { harness: HarnessNodeView };

@@ -1,5 +1,14 @@
 'use client';
-import { Boxes, FlaskConical, GitCompare, ListChecks, Moon, Network, Sun } from 'lucide-react';
+import {
+  Boxes,
+  FlaskConical,
+  GitCompare,
+  ListChecks,
+  Moon,
+  Network,
+  Sparkles,
+  Sun,
+} from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useTheme } from 'next-themes';
@@ -26,6 +35,12 @@ const NAV = [
     label: 'Compare',
     icon: GitCompare,
     match: (p: string) => p.startsWith('/compare'),
+  },
+  {
+    href: '/skills',
+    label: 'Skills',
+    icon: Sparkles,
+    match: (p: string) => p.startsWith('/skills'),
   },
 ];
 

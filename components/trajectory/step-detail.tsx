@@ -3,6 +3,7 @@
 // environment said and what the agent was shown — with each harness layer's change named.
 import { Ban, Layers } from 'lucide-react';
 import type { StepRecord } from '../../server/harness/types.ts';
+import { BpePanel } from '../bpe/bpe-panel.tsx';
 import { JsonView } from '../common/json-view.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -171,6 +172,8 @@ export function StepDetail({
           )}
         </CardContent>
       </Card>
+
+      <BpePanel meta={step.meta} />
 
       {step.changes.length > 0 ? (
         <Card>

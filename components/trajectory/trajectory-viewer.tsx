@@ -8,6 +8,7 @@ import { Ban, Layers, TriangleAlert } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef } from 'react';
+import { BpeRowMark } from '../bpe/bpe-panel.tsx';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -205,6 +206,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
                     <span className="min-w-0 flex-1 truncate font-mono text-xs">
                       {s ? actionText(s.action) : <span className="text-muted-foreground">…</span>}
                     </span>
+                    <BpeRowMark meta={s?.meta} />
                     {flagSets.blocked.has(index) ? (
                       <Ban
                         className="size-3.5 shrink-0 text-danger"

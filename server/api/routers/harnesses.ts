@@ -1,11 +1,13 @@
 // The harness library: named harnesses for a task, their immutable versions, the check that a spec
 // builds (hook code compiles, bridges and tasks exist), and people's approve / reject decisions.
 import { z } from 'zod';
+import type { Action } from '../../../bridges/core/types.ts';
 import { getDb } from '../../db/index.ts';
 import { createHarnessVersion, harnessVersionSelect } from '../../db/queries.ts';
 import { DomainError, HarnessCodeError, NotFoundError } from '../../errors.ts';
 import { createHarness, parseSpec } from '../../harness/index.ts';
 import { firstBase } from '../../rollouts/episode.ts';
+import { getEpisode } from '../../rollouts/service.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 const NameSchema = z.string().trim().min(1).max(120);
@@ -167,6 +169,43 @@ export const harnessesRouter = router({
       };
     }
   }),
+
+  /**
+   * "Test on a trajectory": replay a recorded episode's agent actions through this spec (same task
+   * and seed) and return each step's raw vs filtered action and observation.
+   */
+  testOnTrajectory: publicProcedure
+    .input(
+      z.object({
+        spec: z.unknown(),
+        episodeId: z.string().min(1),
+        limit: z.number().int().min(1).max(500).default(200),
+      }),
+    )
+    .mutation(async ({ input }) => {
+      const spec = parseSpec(input.spec);
+      const episode = await getEpisode(input.episodeId);
+      const db = await getDb();
+      const rows = await db.step.findMany({
+        where: { episodeId: input.episodeId },
+        orderBy: { index: 'asc' },
+        take: input.limit,
+        select: { action: true },
+      });
+      const harness = await createHarness(spec);
+      try {
+        await harness.reset({ seed: episode.seed });
+        const steps = [];
+        for (const row of rows) {
+          const r = await harness.step(row.action as unknown as Action);
+          steps.push(r.record);
+          if (r.terminated || r.truncated) break;
+        }
+        return { episodeId: episode.id, taskId: episode.taskId, seed: episode.seed, steps };
+      } finally {
+        await harness.close();
+      }
+    }),
 
   /** A person's decision on a candidate version; recorded with who and why, shown in history. */
   decide: publicProcedure

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Json } from '../../../bridges/core/types.ts';
 import { NotFoundError } from '../../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../../harness/index.ts';
-import { ActionSchema } from '../../harness/spec.ts';
+import { ActionSchema, MAX_STAGE_ACTIONS } from '../../harness/spec.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 interface Session {
@@ -102,6 +102,42 @@ export const playRouter = router({
         done: s.done,
         evaluation,
       };
+    }),
+
+  /**
+   * Reset and replay actions in one call, for building Stage set-ups: what the environment says after
+   * them, what may be typed next, and the first action it rejected (if any).
+   */
+  replay: publicProcedure
+    .input(
+      z.object({
+        spec: z.unknown(),
+        seed: z.number().int().default(0),
+        actions: z.array(ActionSchema).max(MAX_STAGE_ACTIONS),
+      }),
+    )
+    .mutation(async ({ input }) => {
+      const harness = await createHarness(parseSpec(input.spec));
+      try {
+        const reset = await harness.reset({ seed: input.seed });
+        let observation = reset.observation;
+        let info = reset.info;
+        let failedAt: number | null = null;
+        for (const [i, action] of input.actions.entries()) {
+          const r = await harness.step(action);
+          observation = r.observation;
+          info = r.info;
+          if ((r.record.invalid || r.record.blocked) && failedAt === null) failedAt = i;
+        }
+        return {
+          observation,
+          admissible: Array.isArray(info.admissibleCommands) ? info.admissibleCommands : [],
+          textTool: harness.textTool() ?? null,
+          failedAt,
+        };
+      } finally {
+        await harness.close();
+      }
     }),
 
   evaluate: publicProcedure

@@ -1,0 +1,5 @@
+import { HarnessList } from '../../components/harnesses/harness-list.tsx';
+
+export default function HarnessesPage() {
+  return <HarnessList />;
+}

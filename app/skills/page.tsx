@@ -1,0 +1,5 @@
+import { SkillBankList } from '../../components/skills/skill-banks.tsx';
+
+export default function Skills() {
+  return <SkillBankList />;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { bpeOf, isMetaStep } from './model.ts';
+
+describe('bpe step view', () => {
+  const meta = {
+    bpe: {
+      kind: 'meta',
+      by: 'scaffold',
+      verb: 'commit',
+      arg: 'find a mug',
+      raw: 'commit[find a mug]',
+      valid: true,
+      feedback: 'Sub-goal 1 is done.',
+      metaActions: 2,
+      invalidMeta: 0,
+      workspace: {
+        parts: { belief: true, progress: true, experience: false },
+        belief: {
+          at: 'countertop 1',
+          holding: 'apple 1',
+          'loc:apple 1': 'held',
+          'loc:mug 1': 'countertop 1',
+          'loc:mug 2': 'drawer 1',
+          'recep:countertop 1': 'surface',
+          'recep:drawer 1': 'open',
+          'recep:drawer 10': 'closed',
+          'state:apple 1': 'clean',
+          last_failed: 'open countertop 1',
+        },
+        progress: [
+          { text: 'find a mug', status: 'done' },
+          { text: 'take a mug', status: 'pending' },
+        ],
+        experience: { size: 0, recalled: [], notes: [] },
+        changes: {
+          belief: [{ key: 'loc:mug 1', before: null, after: 'countertop 1' }],
+          progress: ['done: find a mug'],
+        },
+      },
+    },
+  };
+
+  it('groups belief facts by receptacle and reads the meta-action', () => {
+    const v = bpeOf(meta);
+    expect(v?.kind).toBe('meta');
+    expect(v?.meta).toMatchObject({ verb: 'commit', valid: true, by: 'scaffold' });
+    expect(v?.belief.at).toBe('countertop 1');
+    expect(v?.belief.holding).toBe('apple 1');
+    expect(v?.belief.receptacles).toEqual([
+      { name: 'countertop 1', state: 'surface', objects: ['mug 1'] },
+      { name: 'drawer 1', state: 'open', objects: ['mug 2'] },
+      { name: 'drawer 10', state: 'closed', objects: [] },
+    ]);
+    expect(v?.belief.states).toEqual([{ key: 'apple 1', value: 'clean' }]);
+    expect(v?.belief.other).toEqual([{ key: 'last_failed', value: 'open countertop 1' }]);
+    expect(v?.parts.experience).toBe(false);
+    expect(v?.progress.map((p) => p.status)).toEqual(['done', 'pending']);
+    expect(v?.changes.progress).toEqual(['done: find a mug']);
+    expect(isMetaStep(meta)).toBe(true);
+  });
+
+  it('reads steps without a workspace as none', () => {
+    expect(bpeOf(undefined)).toBeUndefined();
+    expect(bpeOf({ other: 1 })).toBeUndefined();
+    expect(isMetaStep({ bpe: { kind: 'env' } })).toBe(false);
+  });
+});

@@ -1,0 +1,136 @@
+// Reads the EvoHarness workspace a bpe policy recorded on a step (StepRecord.meta.bpe): pure, so the
+// trajectory viewer's BPE panel and tests share it. Unknown or missing data reads as "no workspace".
+
+export interface BpeFact {
+  key: string;
+  value: string;
+}
+
+export interface BpeStepView {
+  kind: 'meta' | 'env';
+  /** The meta-action, when this step is one. */
+  meta?: {
+    verb: string | null;
+    arg: string | null;
+    raw: string;
+    valid: boolean;
+    feedback: string;
+    by: string;
+  };
+  metaActions: number;
+  invalidMeta: number;
+  parts: { belief: boolean; progress: boolean; experience: boolean };
+  belief: {
+    at: string | null;
+    holding: string | null;
+    receptacles: { name: string; state: string; objects: string[] }[];
+    states: BpeFact[];
+    other: BpeFact[];
+  };
+  progress: { text: string; status: 'pending' | 'done' }[];
+  experience: {
+    size: number;
+    recalled: { id: string; title: string; category: string }[];
+    notes: string[];
+  };
+  changes: {
+    belief: { key: string; before: string | null; after: string | null }[];
+    progress: string[];
+  };
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function bpeOf(meta: unknown): BpeStepView | undefined {
+  if (!isObj(meta) || !isObj(meta.bpe)) return undefined;
+  const b = meta.bpe;
+  const ws = isObj(b.workspace) ? b.workspace : {};
+  const parts = isObj(ws.parts) ? ws.parts : {};
+  const facts = isObj(ws.belief) ? ws.belief : {};
+  const receptacles = new Map<string, { name: string; state: string; objects: string[] }>();
+  const states: BpeFact[] = [];
+  const other: BpeFact[] = [];
+  for (const [key, raw] of Object.entries(facts)) {
+    const value = str(raw) ?? JSON.stringify(raw);
+    if (key.startsWith('recep:')) {
+      const name = key.slice(6);
+      const r = receptacles.get(name) ?? { name, state: value, objects: [] };
+      r.state = value;
+      receptacles.set(name, r);
+    } else if (key.startsWith('loc:')) {
+      if (value === 'held') continue;
+      const r = receptacles.get(value) ?? { name: value, state: 'seen', objects: [] };
+      r.objects.push(key.slice(4));
+      receptacles.set(value, r);
+    } else if (key.startsWith('state:')) states.push({ key: key.slice(6), value });
+    else if (!['at', 'holding', 'goal', 'room'].includes(key)) other.push({ key, value });
+  }
+  const exp = isObj(ws.experience) ? ws.experience : {};
+  const changes = isObj(ws.changes) ? ws.changes : {};
+  const view: BpeStepView = {
+    kind: b.kind === 'meta' ? 'meta' : 'env',
+    metaActions: typeof b.metaActions === 'number' ? b.metaActions : 0,
+    invalidMeta: typeof b.invalidMeta === 'number' ? b.invalidMeta : 0,
+    parts: {
+      belief: parts.belief !== false,
+      progress: parts.progress !== false,
+      experience: parts.experience !== false,
+    },
+    belief: {
+      at: str(facts.at),
+      holding: str(facts.holding),
+      receptacles: [...receptacles.values()].sort((a, b) =>
+        a.name.localeCompare(b.name, 'en', { numeric: true }),
+      ),
+      states,
+      other,
+    },
+    progress: Array.isArray(ws.progress)
+      ? ws.progress.filter(isObj).map((p) => ({
+          text: str(p.text) ?? '',
+          status: p.status === 'done' ? 'done' : 'pending',
+        }))
+      : [],
+    experience: {
+      size: typeof exp.size === 'number' ? exp.size : 0,
+      recalled: Array.isArray(exp.recalled)
+        ? exp.recalled.filter(isObj).map((r) => ({
+            id: str(r.id) ?? '',
+            title: str(r.title) ?? '',
+            category: str(r.category) ?? '',
+          }))
+        : [],
+      notes: Array.isArray(exp.notes)
+        ? exp.notes.filter((n): n is string => typeof n === 'string')
+        : [],
+    },
+    changes: {
+      belief: Array.isArray(changes.belief)
+        ? changes.belief
+            .filter(isObj)
+            .map((c) => ({ key: str(c.key) ?? '', before: str(c.before), after: str(c.after) }))
+        : [],
+      progress: Array.isArray(changes.progress)
+        ? changes.progress.filter((p): p is string => typeof p === 'string')
+        : [],
+    },
+  };
+  if (view.kind === 'meta') {
+    view.meta = {
+      verb: str(b.verb),
+      arg: str(b.arg),
+      raw: str(b.raw) ?? '',
+      valid: b.valid === true,
+      feedback: str(b.feedback) ?? '',
+      by: str(b.by) ?? 'policy',
+    };
+  }
+  return view;
+}
+
+/** True when the step is an EvoHarness meta-action (for highlighting rows). */
+export function isMetaStep(meta: unknown): boolean {
+  return isObj(meta) && isObj(meta.bpe) && meta.bpe.kind === 'meta';
+}

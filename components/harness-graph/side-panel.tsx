@@ -1,0 +1,404 @@
+'use client';
+// The side panel edits the selected node's data: an Environment's task, a Stage's set-up actions
+// (built from the tools, with the admissible commands offered by playing the wrapped environment),
+// a Contract's hook code (checked by the engine, errors with line numbers), a Chain's mode.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CheckCircle2, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { Action } from '../../bridges/core/types.ts';
+import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../server/harness/spec.ts';
+import { useTRPC } from '../trpc/client.tsx';
+import { Badge } from '../ui/badge.tsx';
+import { Button } from '../ui/button.tsx';
+import { Input, Label, Select } from '../ui/input.tsx';
+import { ErrorNote } from '../ui/misc.tsx';
+import { CodeEditor } from './code-editor.tsx';
+import { type Graph, type GraphNode, kindLabel, subtreeSpec } from './model.ts';
+import { TestOnTrajectory } from './test-on-trajectory.tsx';
+
+export type UpdateFn = (data: GraphNode['data'], coalesceKey?: string) => void;
+
+export function SidePanel({
+  node,
+  graph,
+  spec,
+  onUpdate,
+}: {
+  node: GraphNode | undefined;
+  graph: Graph;
+  spec: HarnessSpec | undefined;
+  onUpdate: UpdateFn;
+}) {
+  if (!node) {
+    return (
+      <div className="p-4 text-sm text-muted-foreground" data-testid="side-panel">
+        <p className="font-medium text-foreground">Select a node to edit it.</p>
+        <p className="mt-2">
+          Add Stage, Contract and Chain nodes from the palette, then drag from a node’s right port
+          to the left port of the node that wraps it. The graph is the HarnessSpec: order matters, a
+          harness is a tree, and it has exactly one output.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4 p-4" data-testid="side-panel" data-node={node.id}>
+      <div className="flex items-center gap-2">
+        <Badge variant="accent">{kindLabel(node.kind)}</Badge>
+        <code className="truncate text-xs text-muted-foreground">{node.id}</code>
+      </div>
+      {node.kind === 'base' ? <BasePanel node={node} onUpdate={onUpdate} /> : null}
+      {node.kind === 'stage' ? <StagePanel node={node} graph={graph} onUpdate={onUpdate} /> : null}
+      {node.kind === 'contract' ? (
+        <ContractPanel node={node} graph={graph} spec={spec} onUpdate={onUpdate} />
+      ) : null}
+      {node.kind === 'chain' ? <ChainPanel node={node} onUpdate={onUpdate} /> : null}
+      {node.kind === 'output' ? (
+        <p className="text-sm text-muted-foreground">
+          What the policy plays: the node connected here is the top of the stack.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function BasePanel({
+  node,
+  onUpdate,
+}: {
+  node: Extract<GraphNode, { kind: 'base' }>;
+  onUpdate: UpdateFn;
+}) {
+  const trpc = useTRPC();
+  const bridges = useQuery(trpc.bridges.list.queryOptions());
+  const tasks = useQuery({
+    ...trpc.tasks.list.queryOptions({
+      bridge: node.data.bridge,
+      text: node.data.task || undefined,
+      limit: 50,
+    }),
+    enabled: Boolean(node.data.bridge),
+  });
+  const known = tasks.data?.items.some((t) => t.id === node.data.task);
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="base-bridge">Bridge</Label>
+        <Select
+          id="base-bridge"
+          data-testid="base-bridge"
+          value={node.data.bridge}
+          onChange={(e) => onUpdate({ bridge: e.target.value, task: '' })}
+        >
+          <option value="">Choose…</option>
+          {bridges.data?.map((b) => (
+            <option key={b.name} value={b.name}>
+              {b.name}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="base-task">Task</Label>
+        <Input
+          id="base-task"
+          data-testid="base-task"
+          list="base-task-options"
+          value={node.data.task}
+          onChange={(e) => onUpdate({ ...node.data, task: e.target.value }, `${node.id}.task`)}
+        />
+        <datalist id="base-task-options">
+          {tasks.data?.items.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.goal}
+            </option>
+          ))}
+        </datalist>
+        {known ? (
+          <p className="text-xs text-muted-foreground">
+            {tasks.data?.items.find((t) => t.id === node.data.task)?.goal}
+          </p>
+        ) : node.data.task ? (
+          <p className="text-xs text-warning">No such task yet — keep typing or pick one.</p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function actionLabel(a: Action): string {
+  const values = Object.values(a.args);
+  return values.length === 1 && typeof values[0] === 'string'
+    ? values[0]
+    : `${a.name} ${JSON.stringify(a.args)}`;
+}
+
+function StagePanel({
+  node,
+  graph,
+  onUpdate,
+}: {
+  node: Extract<GraphNode, { kind: 'stage' }>;
+  graph: Graph;
+  onUpdate: UpdateFn;
+}) {
+  const trpc = useTRPC();
+  const [text, setText] = useState('');
+  const inner = (() => {
+    const edge = graph.edges.find((e) => e.target === node.id && e.targetHandle === 'env');
+    return edge ? subtreeSpec(graph, edge.source) : undefined;
+  })();
+  // Play the wrapped environment with the current set-up actions to offer what may be typed next.
+  const offers = useMutation(trpc.play.replay.mutationOptions());
+  const actions = node.data.actions;
+  const setActions = (next: Action[]) => onUpdate({ actions: next });
+  const textTool = offers.data?.textTool;
+  const add = (command: string) => {
+    const tool = textTool ?? { name: 'act', arg: 'command' };
+    setActions([...actions, { name: tool.name, args: { [tool.arg]: command } }]);
+  };
+
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-xs text-muted-foreground">
+        Set-up actions replayed after every reset. They are not agent steps; one the environment
+        rejects fails the run before any episode, naming the action.
+      </p>
+      <ol className="flex flex-col gap-1" data-testid="stage-actions">
+        {actions.map((a, i) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: set-up actions are positional (order is the Stage's meaning)
+            key={`${i}:${actionLabel(a)}`}
+            className="flex items-center gap-2 rounded-md border px-2 py-1"
+          >
+            <span className="w-5 text-xs text-muted-foreground">{i + 1}</span>
+            <code className="flex-1 truncate text-xs">{actionLabel(a)}</code>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-7"
+              aria-label={`Remove action ${i + 1}`}
+              onClick={() => setActions(actions.filter((_, j) => j !== i))}
+            >
+              <Trash2 />
+            </Button>
+          </li>
+        ))}
+        {actions.length === 0 ? (
+          <li className="text-xs text-muted-foreground">No set-up actions yet.</li>
+        ) : null}
+      </ol>
+      <form
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim()) add(text.trim());
+          setText('');
+        }}
+      >
+        <Input
+          data-testid="stage-command"
+          placeholder="e.g. go to drawer 1"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <Button type="submit" variant="outline" size="icon" aria-label="Add action">
+          <Plus />
+        </Button>
+      </form>
+      <Button
+        variant="secondary"
+        size="sm"
+        data-testid="stage-offer"
+        disabled={!inner?.ok || offers.isPending}
+        onClick={() => inner?.ok && offers.mutate({ spec: inner.spec, seed: 0, actions })}
+      >
+        {offers.isPending ? 'Playing…' : 'Offer admissible commands (play the wrapped env)'}
+      </Button>
+      {!inner?.ok ? (
+        <p className="text-xs text-muted-foreground">Connect an environment to this Stage first.</p>
+      ) : null}
+      <ErrorNote error={offers.error} />
+      {offers.data ? (
+        <div className="flex flex-col gap-2">
+          <pre
+            className="max-h-28 overflow-auto rounded-md bg-muted p-2 text-xs whitespace-pre-wrap"
+            data-testid="stage-observation"
+          >
+            {offers.data.observation.text}
+          </pre>
+          {offers.data.failedAt !== null ? (
+            <p className="text-xs text-danger">
+              Action {offers.data.failedAt + 1} was rejected: {offers.data.observation.text}
+            </p>
+          ) : null}
+          <div className="flex max-h-48 flex-wrap gap-1 overflow-auto" data-testid="stage-offers">
+            {offers.data.admissible.map((c) => (
+              <button
+                type="button"
+                key={c}
+                onClick={() => {
+                  add(c);
+                  if (inner?.ok)
+                    offers.mutate({
+                      spec: inner.spec,
+                      seed: 0,
+                      actions: [
+                        ...actions,
+                        {
+                          name: textTool?.name ?? 'act',
+                          args: { [textTool?.arg ?? 'command']: c },
+                        },
+                      ],
+                    });
+                }}
+                className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs hover:bg-accent"
+              >
+                {c}
+              </button>
+            ))}
+          </div>
+          <p className="text-[11px] text-muted-foreground">
+            Click a command to play it and keep it (record by playing).
+          </p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ContractPanel({
+  node,
+  graph,
+  spec,
+  onUpdate,
+}: {
+  node: Extract<GraphNode, { kind: 'contract' }>;
+  graph: Graph;
+  spec: HarnessSpec | undefined;
+  onUpdate: UpdateFn;
+}) {
+  const trpc = useTRPC();
+  const check = useMutation(trpc.harnesses.check.mutationOptions());
+  const result = check.data;
+  const target =
+    spec ??
+    (() => {
+      const r = subtreeSpec(graph, node.id);
+      return r.ok ? r.spec : undefined;
+    })();
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-xs text-muted-foreground">
+        <code>filterAction(action, state)</code> ·{' '}
+        <code>modifyTransition(action, result, state)</code> ·{' '}
+        <code>filterObservation(observation, state)</code> — each optional. The reward and the
+        verifier pass through unchanged whatever a hook returns.
+      </p>
+      <CodeEditor
+        value={node.data.code}
+        onChange={(code) => onUpdate({ code }, `${node.id}.code`)}
+        errorAt={result && !result.ok && 'line' in result ? result.line : null}
+      />
+      <div className="flex items-center gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          data-testid="contract-check"
+          disabled={!target || check.isPending}
+          onClick={() => target && check.mutate({ spec: target })}
+        >
+          {check.isPending ? 'Checking…' : 'Check hooks'}
+        </Button>
+        {result?.ok ? (
+          <span className="flex items-center gap-1 text-xs text-success" data-testid="contract-ok">
+            <CheckCircle2 className="size-4" /> compiles and builds
+          </span>
+        ) : null}
+      </div>
+      {result && !result.ok ? (
+        <div
+          className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-xs text-danger"
+          data-testid="contract-error"
+        >
+          {'line' in result && result.line ? (
+            <strong>
+              Line {result.line}
+              {result.column ? `:${result.column}` : ''} —{' '}
+            </strong>
+          ) : null}
+          {result.message}
+        </div>
+      ) : null}
+      {target ? <TestOnTrajectory spec={target} /> : null}
+    </div>
+  );
+}
+
+function ChainPanel({
+  node,
+  onUpdate,
+}: {
+  node: Extract<GraphNode, { kind: 'chain' }>;
+  onUpdate: UpdateFn;
+}) {
+  const d = node.data;
+  const setMode = (mode: ChainMode) => {
+    const next: typeof d = { mode };
+    if (mode === 'switch') next.when = d.when ?? '';
+    if (d.carryContext !== undefined) next.carryContext = d.carryContext;
+    onUpdate(next);
+  };
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="chain-mode">Mode</Label>
+        <Select
+          id="chain-mode"
+          data-testid="chain-mode"
+          value={d.mode}
+          onChange={(e) => setMode(e.target.value as ChainMode)}
+        >
+          {CHAIN_MODES.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </Select>
+        <p className="text-xs text-muted-foreground">
+          {d.mode === 'sequential' && 'Play the first leg, then the second.'}
+          {d.mode === 'branch' &&
+            'First leg succeeded → second leg; failed → the remedial leg (connect it).'}
+          {d.mode === 'switch' &&
+            'Switch to the second leg when the condition on the state view holds.'}
+          {d.mode === 'alternate' && 'Alternate between the legs.'} The composite succeeds only when
+          every leg’s own verifier passes.
+        </p>
+      </div>
+      {d.mode === 'switch' ? (
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="chain-when">Condition (JavaScript over state)</Label>
+          <Input
+            id="chain-when"
+            data-testid="chain-when"
+            className="font-mono"
+            placeholder="state.agent.holding !== null"
+            value={d.when ?? ''}
+            onChange={(e) => onUpdate({ ...d, when: e.target.value }, `${node.id}.when`)}
+          />
+        </div>
+      ) : null}
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={d.carryContext ?? false}
+          onChange={(e) => {
+            const { carryContext: _drop, ...rest } = d;
+            onUpdate(e.target.checked ? { ...rest, carryContext: true } : rest);
+          }}
+        />
+        Show a context banner when the episode switches legs
+      </label>
+    </div>
+  );
+}

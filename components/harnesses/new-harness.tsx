@@ -1,0 +1,81 @@
+'use client';
+// A new harness starts from a task: its environment node wired to the output, ready to wrap.
+import { useMutation } from '@tanstack/react-query';
+import { Save } from 'lucide-react';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useMemo, useState } from 'react';
+import { HarnessEditor, laidOut } from '../harness-graph/editor.tsx';
+import { type Graph, specToGraph } from '../harness-graph/model.ts';
+import { PlayPanel } from '../harness-graph/play-panel.tsx';
+import { useTRPC } from '../trpc/client.tsx';
+import { Button } from '../ui/button.tsx';
+import { Input } from '../ui/input.tsx';
+import { ErrorNote, PageHeader } from '../ui/misc.tsx';
+
+export function NewHarness() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const task = useSearchParams()?.get('task') ?? '';
+  const [bridge = '', taskId = ''] = task.split(':');
+  const initial = useMemo<Graph>(
+    () => laidOut(specToGraph({ version: 1, env: { type: 'base', bridge, task: taskId } })),
+    [bridge, taskId],
+  );
+  const [name, setName] = useState('');
+  const create = useMutation(
+    trpc.harnesses.create.mutationOptions({
+      onSuccess: ({ harnessId }) => router.push(`/harnesses/${harnessId}`),
+    }),
+  );
+  return (
+    <div>
+      <PageHeader
+        title="New harness"
+        description={
+          task ? (
+            <span>
+              Wrapping <span className="font-mono">{task}</span>.
+            </span>
+          ) : (
+            'Choose an environment for the leaf node.'
+          )
+        }
+      />
+      <ErrorNote error={create.error} />
+      <HarnessEditor
+        initial={initial}
+        actions={({ spec }) => (
+          <form
+            className="flex items-center gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (spec.ok)
+                create.mutate({
+                  name: name || 'Untitled harness',
+                  spec: spec.spec,
+                  versionName: 'v1',
+                });
+            }}
+          >
+            <Input
+              data-testid="harness-name"
+              className="h-8 w-56"
+              placeholder="Harness name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+            <Button
+              type="submit"
+              size="sm"
+              data-testid="create-harness"
+              disabled={!spec.ok || create.isPending}
+            >
+              <Save /> Create harness
+            </Button>
+          </form>
+        )}
+        below={({ spec }) => <PlayPanel spec={spec.ok ? spec.spec : undefined} />}
+      />
+    </div>
+  );
+}
