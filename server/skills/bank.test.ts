@@ -114,4 +114,18 @@ describe('skill bank consolidation', () => {
     ]);
     expect(bank.byId('a')?.sourceEpisodeIds).toEqual(['e1', 'e5']);
   });
+
+  it('keeps search priors of different objects apart however alike their text', () => {
+    const bank = new SkillBankState();
+    const prior = (o: string) => ({
+      category: 'prior' as const,
+      taskType: null,
+      title: `Where to find a ${o}`,
+      description: '',
+      content: `Search order for ${o}: countertop > cabinet`,
+      sourceEpisodeIds: ['e1', 'e2'],
+    });
+    const edits = proposeEdits(bank, [prior('mug'), prior('cup')]);
+    expect(edits.map((e) => e.op)).toEqual(['add', 'add']);
+  });
 });

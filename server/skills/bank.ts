@@ -246,7 +246,8 @@ export function proposeEdits(
       (s) =>
         !deleted.has(s.id) &&
         s.category === d.category &&
-        (s.title === d.title || similarity(s, d) >= 0.6) &&
+        // Priors differ by their object alone, so only the same title makes two the same.
+        (s.title === d.title || (d.category !== 'prior' && similarity(s, d) >= 0.6)) &&
         (s.taskType ?? null) === (d.taskType ?? null),
     );
     if (same) {
