@@ -47,6 +47,21 @@ export const READ_PAGE_SCRIPT = `(() => {
   };
 })()`;
 
+/** Clicks the n-th `data-click` element (document order, as READ_PAGE_SCRIPT lists them). */
+export const CLICK_SCRIPT = `(index) => {
+  const el = document.querySelectorAll('[data-click]')[index];
+  if (!(el instanceof HTMLElement)) throw new Error('no clickable element #' + index);
+  el.click();
+}`;
+
+/** Types the query into the search bar and submits its form, as pressing Search does. */
+export const SUBMIT_SEARCH_SCRIPT = `(query) => {
+  const input = document.querySelector('input[type=search]');
+  if (!(input instanceof HTMLInputElement) || !input.form) throw new Error('no search bar');
+  input.value = query;
+  input.form.requestSubmit();
+}`;
+
 /** WebShop's get_available_actions: lower-cased clickables and whether a search bar is shown. */
 export function availableActions(read: PageRead): {
   has_search_bar: boolean;
