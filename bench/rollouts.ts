@@ -161,7 +161,7 @@ async function scaleOut(): Promise<BenchRow[]> {
   const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {
-    const run = await householdRun(40, 5);
+    const run = await householdRun(40, 10);
     const measure = async (workers: number, seed: number) => {
       const started = Array.from({ length: workers }, () => startWorker(env, queueName));
       children.push(...started.map((s) => s.child));

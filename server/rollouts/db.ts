@@ -12,3 +12,8 @@ export async function rolloutDb(): Promise<PrismaClient> {
 export function setRolloutDb(db: PrismaClient | undefined): void {
   override = db;
 }
+
+/** Whether an explicit database was given (tests, benches): it may be shared with other processes. */
+export function hasRolloutDbOverride(): boolean {
+  return override !== undefined;
+}

@@ -14,10 +14,12 @@ interface Item {
   runId: string;
 }
 
+type RunState = RunSettings & { inFlight: number; open: number; queue: Item[]; head: number };
+
 export class LocalQueue {
   readonly recorder = new EpisodeRecorder(`local-${randomUUID().slice(0, 8)}`, { lingerMs: 5 });
-  private readonly pending: Item[] = [];
-  private readonly runs = new Map<string, RunSettings & { inFlight: number; open: number }>();
+  /** Unstarted episodes per run (runs in arrival order, each a FIFO read from `head`). */
+  private readonly runs = new Map<string, RunState>();
   private unrecorded = 0;
   private executor: EpisodeExecutor | undefined;
   private executorSize = 0;
@@ -33,18 +35,20 @@ export class LocalQueue {
       orderBy: { ordinal: 'asc' },
       select: { id: true },
     });
-    const queued = new Set(this.pending.filter((p) => p.runId === runId).map((p) => p.id));
-    const fresh = episodes.filter((e) => !queued.has(e.id));
-    const settings = this.runs.get(runId) ?? {
+    const settings: RunState = this.runs.get(runId) ?? {
       ...(await loadRunSettings(runId)),
       inFlight: 0,
       open: 0,
+      queue: [],
+      head: 0,
     };
     this.runs.set(runId, settings);
+    const known = new Set(settings.queue.slice(settings.head).map((p) => p.id));
+    for (const e of episodes) if (!known.has(e.id)) settings.queue.push({ id: e.id, runId });
     const concurrency = settings.concurrency ?? this.defaultConcurrency;
-    for (const e of fresh) this.pending.push({ id: e.id, runId });
     await this.ensureExecutor(concurrency);
     this.pump();
+    if (settings.open === 0 && this.pending(settings) === 0) this.runs.delete(runId);
   }
 
   private async ensureExecutor(concurrency: number): Promise<void> {
@@ -57,34 +61,38 @@ export class LocalQueue {
     if (old) void this.whenIdle().then(() => old.close());
   }
 
+  private pending(run: RunState): number {
+    return run.queue.length - run.head;
+  }
+
   private pump(): void {
-    for (let i = 0; i < this.pending.length; ) {
-      const item = this.pending[i] as Item;
-      const run = this.runs.get(item.runId);
+    for (const run of this.runs.values()) {
       // Keep extra episodes in flight so that a worker never waits on the database, but bound the
       // results waiting to be written.
-      const limit = (run?.concurrency ?? this.defaultConcurrency) * 2 + 2;
-      if (!run || run.inFlight >= limit || this.unrecorded >= MAX_UNRECORDED) {
-        i += 1;
-        continue;
-      }
-      this.pending.splice(i, 1);
-      run.inFlight += 1;
-      run.open += 1;
-      void this.process(item, run, () => {
-        run.inFlight -= 1;
-        this.pump();
-      }).finally(() => {
-        run.open -= 1;
-        if (run.open === 0 && !this.pending.some((p) => p.runId === run.id))
-          this.runs.delete(run.id);
-        this.pump();
-        if (this.runs.size === 0 && this.pending.length === 0) {
-          const waiters = this.idle;
-          this.idle = [];
-          for (const w of waiters) w();
+      const limit = (run.concurrency ?? this.defaultConcurrency) * 2 + 2;
+      while (this.pending(run) > 0 && run.inFlight < limit && this.unrecorded < MAX_UNRECORDED) {
+        const item = run.queue[run.head] as Item;
+        run.head += 1;
+        if (run.head > 1024 && run.head * 2 > run.queue.length) {
+          run.queue = run.queue.slice(run.head);
+          run.head = 0;
         }
-      });
+        run.inFlight += 1;
+        run.open += 1;
+        void this.process(item, run, () => {
+          run.inFlight -= 1;
+          this.pump();
+        }).finally(() => {
+          run.open -= 1;
+          if (run.open === 0 && this.pending(run) === 0) this.runs.delete(run.id);
+          this.pump();
+          if (this.runs.size === 0) {
+            const waiters = this.idle;
+            this.idle = [];
+            for (const w of waiters) w();
+          }
+        });
+      }
     }
   }
 
@@ -131,13 +139,16 @@ export class LocalQueue {
 
   /** Resolves when no episode is queued or running. */
   whenIdle(): Promise<void> {
-    if (this.runs.size === 0 && this.pending.length === 0) return Promise.resolve();
+    if (this.runs.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
   async close(): Promise<void> {
-    this.pending.length = 0;
-    for (const [id, run] of this.runs) if (run.open === 0) this.runs.delete(id);
+    for (const [id, run] of this.runs) {
+      run.queue = [];
+      run.head = 0;
+      if (run.open === 0) this.runs.delete(id);
+    }
     await this.whenIdle();
     await this.recorder.drain();
     await this.executor?.close();

@@ -7,7 +7,7 @@ import { config } from '../config.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
-import { rolloutDb } from './db.ts';
+import { hasRolloutDbOverride, rolloutDb } from './db.ts';
 import { rolloutEngine } from './engine.ts';
 import { firstBase } from './episode.ts';
 import { listRunEvents, notifyRuns, subscribeRun } from './events.ts';
@@ -89,6 +89,12 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
   const queue = input.queue ?? (config().REDIS_URL ? 'bullmq' : 'local');
   if (queue === 'bullmq' && !config().REDIS_URL) {
     throw new InvalidInputError('queue bullmq needs REDIS_URL');
+  }
+  if (queue === 'bullmq' && !config().DATABASE_URL && !hasRolloutDbOverride()) {
+    // Workers in other processes cannot open the embedded database of this one.
+    throw new InvalidInputError(
+      'queue bullmq needs DATABASE_URL (a PostgreSQL shared with the workers)',
+    );
   }
   await (await rolloutEngine()).validate(spec, input.policy, taskIds);
 
