@@ -9,6 +9,7 @@ const registry = new Map<string, BridgeLoader>([
   ['household', async () => (await import('./household/index.ts')).householdBridge],
   // Without configureBridges({ remotes }) naming `remote`, this is the bundled Python reference server.
   ['remote', async () => (await import('./remote/index.ts')).referenceRemoteBridge()],
+  ['code-repair', async () => (await import('./code-repair/index.ts')).codeRepairBridge],
   ['webshop', async () => (await import('./webshop/index.ts')).webshopBridge],
 ]);
 

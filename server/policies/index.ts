@@ -4,6 +4,7 @@
 import { config } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
 import { bpeResolver } from './bpe/index.ts';
+import { codeRepairPolicies } from './code-repair/policies.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
@@ -29,6 +30,7 @@ const scripted: Policy[] = [
   ...householdPolicies,
   ...remotePolicies,
   ...webshopPolicies,
+  ...codeRepairPolicies,
 ];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
