@@ -8,24 +8,19 @@ import { proposeEdits, SkillBankState } from './bank.ts';
 import { digestEpisode, recalledIds } from './digest.ts';
 import { type ExtractorName, extractSkills } from './extract.ts';
 import type { LlmSettings } from './llm.ts';
-import { saveBank } from './store.ts';
+import { applyEditsToBank, getBank, saveBank } from './store.ts';
 import type { EpisodeDigest } from './types.ts';
 
 export { getBank, getComparison, listBanks, listComparisons } from './store.ts';
 
-export async function extractBankFromRun(o: {
-  runId: string;
-  extractor?: ExtractorName;
-  name?: string;
-  llm?: LlmSettings;
-}): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
-  const run = await getRunSummary(o.runId);
+async function digestsOfRun(runId: string): Promise<{ digests: EpisodeDigest[]; uses: string[] }> {
+  const run = await getRunSummary(runId);
   const base = firstBase(run.spec.env);
   const bridge = await getBridge(base.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
   const digests: EpisodeDigest[] = [];
   const uses: string[] = [];
-  for await (const e of exportRun(o.runId)) {
+  for await (const e of exportRun(runId)) {
     if (e.outcome === 'error' || e.outcome === null) continue;
     const task = await bridge.getTask(e.taskId);
     digests.push(
@@ -43,6 +38,50 @@ export async function extractBankFromRun(o: {
     );
     uses.push(...recalledIds(e.trajectory));
   }
+  return { digests, uses };
+}
+
+/**
+ * Consolidation between batches: the run's episodes (new evidence, queued notes, recall counts)
+ * turn into validated edits of an existing bank — with the llm extractor the model also proposes the
+ * edits, and the bank rejects what breaks its rules.
+ */
+export async function consolidateBankFromRun(o: {
+  bankId: string;
+  runId: string;
+  extractor?: ExtractorName;
+  llm?: LlmSettings;
+}): Promise<{ applied: number; rejected: { reason: string }[]; skills: number }> {
+  const stored = await getBank(o.bankId);
+  const bank = new SkillBankState(stored.skills);
+  const { digests, uses } = await digestsOfRun(o.runId);
+  const notes = digests.flatMap((d) => d.notes);
+  const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
+  let edits: unknown[] = proposeEdits(bank, drafts, o.extractor === 'llm' ? [] : notes);
+  if (o.extractor === 'llm') {
+    const { consolidateWithLlm } = await import('./llm.ts');
+    edits = [...edits, ...(await consolidateWithLlm(bank.skills, notes, o.llm))];
+  }
+  const result = bank.apply(edits);
+  const counts = new Map<string, number>();
+  for (const id of uses) counts.set(id, (counts.get(id) ?? 0) + 1);
+  await applyEditsToBank(o.bankId, bank, result.applied, counts);
+  return {
+    applied: result.applied.length,
+    rejected: result.rejected.map((r) => ({ reason: r.reason })),
+    skills: bank.skills.length,
+  };
+}
+
+export async function extractBankFromRun(o: {
+  runId: string;
+  extractor?: ExtractorName;
+  name?: string;
+  llm?: LlmSettings;
+}): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
+  const run = await getRunSummary(o.runId);
+  const base = firstBase(run.spec.env);
+  const { digests } = await digestsOfRun(o.runId);
   const bank = new SkillBankState();
   const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
   const result = bank.apply(

@@ -262,3 +262,73 @@ export async function getComparison(id: string): Promise<ComparisonInfo> {
   if (!row) throw new NotFoundError(`comparison '${id}' not found`);
   return toCmp(row);
 }
+
+/**
+ * Applies validated edits to a stored bank (consolidation between batches): adds create rows,
+ * updates change them, merges and deletes mark the old rows deleted; every applied edit is logged.
+ */
+export async function applyEditsToBank(
+  bankId: string,
+  bank: SkillBankState,
+  applied: EditRecord[],
+  uses: Map<string, number>,
+): Promise<void> {
+  const client = await db();
+  await client.$transaction(async (tx) => {
+    const log = (e: EditRecord, skillId: string | null) =>
+      tx.skillEdit.create({
+        data: {
+          bankId,
+          skillId,
+          op: e.op,
+          before: e.before ? asJson(e.before) : undefined,
+          after: e.after ? asJson(e.after) : undefined,
+          reason: e.reason,
+        },
+      });
+    const create = async (s: Skill) =>
+      (
+        await tx.skill.create({
+          data: {
+            bankId,
+            category: s.category,
+            taskType: s.taskType,
+            title: s.title,
+            description: s.description,
+            content: s.content,
+            sourceEpisodeIds: s.sourceEpisodeIds,
+            uses: s.uses,
+          },
+          select: { id: true },
+        })
+      ).id;
+    for (const e of applied) {
+      if (e.op === 'add' && e.after) await log(e, await create(e.after));
+      else if (e.op === 'update' && e.after && e.skillId) {
+        await tx.skill.update({
+          where: { id: e.skillId },
+          data: {
+            category: e.after.category,
+            taskType: e.after.taskType,
+            title: e.after.title,
+            description: e.after.description,
+            content: e.after.content,
+            sourceEpisodeIds: e.after.sourceEpisodeIds,
+          },
+        });
+        await log(e, e.skillId);
+      } else if (e.op === 'merge' && e.after && Array.isArray(e.before)) {
+        for (const old of e.before) {
+          await tx.skill.update({ where: { id: old.id }, data: { deletedAt: new Date() } });
+        }
+        await log(e, await create(e.after));
+      } else if (e.op === 'delete' && e.skillId) {
+        await tx.skill.update({ where: { id: e.skillId }, data: { deletedAt: new Date() } });
+        await log(e, e.skillId);
+      }
+    }
+    for (const [id, n] of uses) {
+      if (bank.byId(id)) await tx.skill.update({ where: { id }, data: { uses: { increment: n } } });
+    }
+  });
+}

@@ -32,10 +32,11 @@ export const command: Command = {
     'harness skills compare --bridge B --policy P [--train-split train] [--eval-split eval_unseen] [--envs N] [--eval-envs M|0=all] [--seed S] [--max-steps T] [--extractor heuristic|llm] [--envharness templates|rigger] [--no-persist] [--json]',
     'harness skills ablate --bridge B --policy P [--train-envs N (24)] [--eval-envs M|0=all] [--seed S] [--json]   (bare vs bpe(P) with each part off, per task type)',
     'harness skills extract --run <runId> [--extractor heuristic|llm] [--name NAME] [--json]',
+    'harness skills consolidate --bank <bankId> --run <runId> [--extractor heuristic|llm] [--json]   (between batches: validated edits + usage counts)',
     'harness skills list [--json]',
     'harness skills show <bankId> [--json]',
   ].join('\n'),
-  positionals: { min: 1, max: 2, names: '<compare|ablate|extract|list|show> [bankId]' },
+  positionals: { min: 1, max: 2, names: '<compare|ablate|extract|consolidate|list|show> [bankId]' },
   options: {
     bridge: { type: 'string' },
     policy: { type: 'string' },
@@ -50,6 +51,7 @@ export const command: Command = {
     'no-persist': { type: 'boolean' },
     'train-envs': { type: 'string' },
     run: { type: 'string' },
+    bank: { type: 'string' },
     name: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -147,6 +149,21 @@ export const command: Command = {
             ? json(r)
             : `bank ${r.bankId}: ${r.skills} skills (${r.edits} edits applied, ${r.rejected} rejected)\n`,
         );
+        return 0;
+      }
+      if (sub === 'consolidate') {
+        const runId = stringOption(values, 'run');
+        const bankId = stringOption(values, 'bank');
+        if (!runId || !bankId) throw new UsageError('--bank and --run are required');
+        const { consolidateBankFromRun } = await import('../../skills/service.ts');
+        const r = await consolidateBankFromRun({ bankId, runId, extractor });
+        if (asJson) io.out(json(r));
+        else {
+          io.out(
+            `bank ${bankId}: ${r.applied} edits applied, ${r.rejected.length} rejected, ${r.skills} skills\n`,
+          );
+          for (const x of r.rejected) io.out(`  rejected: ${x.reason}\n`);
+        }
         return 0;
       }
       if (sub === 'list') {
