@@ -12,6 +12,7 @@ import { createContext } from './api/trpc.ts';
 import { config } from './config.ts';
 import { closeDb, getDb } from './db/index.ts';
 import { loadDemo } from './demo.ts';
+import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
 import { closeEventBus } from './rollouts/events.ts';
 import { closeRollouts, resumeUnfinishedRuns } from './rollouts/service.ts';
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const handleTrpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,
+    maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req }) => createContext({ req }),
     onError: ({ error, path: procedure }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
@@ -59,17 +61,21 @@ async function main(): Promise<void> {
     },
   });
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith(TRPC_PREFIX)) {
-      handleTrpc(req, res);
-      return;
-    }
-    handleNext(req, res).catch((err: unknown) => {
-      console.error('next:', err);
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
-  });
+  // Security headers, CSRF-safe mutations and the body limit wrap both handlers (server/hardening/web.ts).
+  const server = createServer(
+    withWebSecurity({
+      dev,
+      trpcPrefix: TRPC_PREFIX,
+      trpc: handleTrpc,
+      next: (req: IncomingMessage, res: ServerResponse) => {
+        handleNext(req, res).catch((err: unknown) => {
+          console.error('next:', err);
+          if (!res.headersSent) res.statusCode = 500;
+          res.end();
+        });
+      },
+    }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
