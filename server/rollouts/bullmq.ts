@@ -57,7 +57,15 @@ export async function enqueueRunJobs(runId: string): Promise<number> {
       episodes.slice(i, i + 1000).map((e) => ({
         name: 'episode',
         data: { episodeId: e.id, runId },
-        opts: { jobId: e.id, removeOnComplete: true, removeOnFail: 1000 },
+        // A processor fails only on a database error; retrying is safe (claims and records are
+        // compare-and-set), so give transient outages a few tries.
+        opts: {
+          jobId: e.id,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1000 },
+        },
       })),
     );
   }

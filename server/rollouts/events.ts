@@ -51,7 +51,10 @@ export function notifyRuns(runIds: Iterable<string>): void {
   for (const id of ids) local.emit(id);
   const url = redisUrl();
   if (!url || ids.length === 0) return;
-  publisher ??= new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  if (!publisher) {
+    publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+    publisher.on('error', () => undefined);
+  }
   for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
 }
 
@@ -61,10 +64,12 @@ async function ensureRedisSubscriber(): Promise<void> {
   if (!subscribing) {
     const sub = new Redis(url, { maxRetriesPerRequest: 2 });
     subscriber = sub;
+    sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
     sub.on('message', (_channel: string, runId: string) => local.emit(runId));
     subscribing = sub.subscribe(CHANNEL).then(() => undefined);
   }
-  await subscribing;
+  // Without Redis notifications a subscriber still sees every event, by polling.
+  await subscribing.catch(() => undefined);
 }
 
 /** Closes the Redis connections of the bus (tests, CLI exit). */

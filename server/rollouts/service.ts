@@ -35,9 +35,13 @@ export const LaunchRunInputSchema = z.object({
   taskIds: z.array(z.string().min(1)).min(1).max(1000).optional(),
   /** Seeds per task; ignored when `seeds` is given. */
   k: z.number().int().min(1).max(100_000).default(1),
-  seeds: z.array(z.number().int()).min(1).max(100_000).optional(),
+  seeds: z
+    .array(z.number().int().min(-2_147_483_648).max(2_147_483_647))
+    .min(1)
+    .max(100_000)
+    .optional(),
   /** First seed: seeds are seed, seed+1, … seed+k−1. */
-  seed: z.number().int().default(0),
+  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).default(0),
   maxSteps: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_STEPS),
   concurrency: z.number().int().min(1).max(64).optional(),
   queue: z.enum(['local', 'bullmq']).optional(),
@@ -52,6 +56,8 @@ export const LaunchRunInputSchema = z.object({
   policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
 });
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
+
+export const MAX_EPISODES_PER_RUN = 100_000;
 
 let local: LocalQueue | undefined;
 
@@ -86,6 +92,12 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
     throw new InvalidInputError('taskIds: duplicate task');
   const seeds = input.seeds ?? Array.from({ length: input.k }, (_, i) => input.seed + i);
   if (new Set(seeds).size !== seeds.length) throw new InvalidInputError('seeds: duplicate seed');
+  const total = taskIds.length * seeds.length;
+  if (total > MAX_EPISODES_PER_RUN) {
+    throw new InvalidInputError(
+      `a run is limited to ${MAX_EPISODES_PER_RUN} episodes (asked ${total})`,
+    );
+  }
   const queue = input.queue ?? (config().REDIS_URL ? 'bullmq' : 'local');
   if (queue === 'bullmq' && !config().REDIS_URL) {
     throw new InvalidInputError('queue bullmq needs REDIS_URL');
@@ -118,17 +130,18 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
         concurrency: input.concurrency ?? null,
         queue,
         rewardParams,
-        episodesTotal: taskIds.length * seeds.length,
+        episodesTotal: total,
         projectId: input.projectId ?? null,
         createdBy: input.createdBy ?? null,
       },
       select: { id: true },
     });
-    await tx.episode.createMany({
-      data: taskIds.flatMap((taskId, t) =>
-        seeds.map((seed, s) => ({ runId: run.id, taskId, seed, ordinal: t * seeds.length + s })),
-      ),
-    });
+    const rows = taskIds.flatMap((taskId, t) =>
+      seeds.map((seed, s) => ({ runId: run.id, taskId, seed, ordinal: t * seeds.length + s })),
+    );
+    for (let i = 0; i < rows.length; i += 5000) {
+      await tx.episode.createMany({ data: rows.slice(i, i + 5000) });
+    }
     return run.id;
   });
   await dispatch(runId, queue);
