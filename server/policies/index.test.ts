@@ -50,12 +50,16 @@ describe('policy registry', () => {
     expect(() => getPolicy('openai:')).toThrow(NotFoundError);
     const explorer = getPolicy('scripted:household-explorer');
     registerPolicyResolver({
-      resolve: (id) => (id === 'bpe(scripted:household-explorer)' ? explorer : undefined),
+      resolve: (id) => (id === 'other-area(scripted:household-explorer)' ? explorer : undefined),
       list: () => [
-        { id: 'bpe(scripted:household-explorer)', kind: 'bpe', description: 'test resolver' },
+        {
+          id: 'other-area(scripted:household-explorer)',
+          kind: 'bpe',
+          description: 'test resolver',
+        },
       ],
     });
-    expect(getPolicy('bpe(scripted:household-explorer)')).toBe(explorer);
+    expect(getPolicy('other-area(scripted:household-explorer)')).toBe(explorer);
     expect(listPolicies().some((d) => d.kind === 'bpe')).toBe(true);
   });
 
