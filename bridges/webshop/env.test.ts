@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EnvInfraError } from '../core/types.ts';
-import type { WebshopState } from './env.ts';
+import { WebShopEnv, type WebshopState } from './env.ts';
 import {
   allTasks,
   BROWSER_MARKER,
@@ -137,16 +137,27 @@ describe('webshop episode through Chromium', () => {
       for (const a of actions) await env.step(a);
       const snapshot = JSON.parse(JSON.stringify(await env.saveState()));
       expect(snapshot.actions).toHaveLength(4);
+      expect(snapshot.state.view).toEqual(env.getEnvState());
       const restored = await webshopBridge.fromState(snapshot);
+      const replayed = new WebShopEnv();
       try {
         expect(restored.getEnvState()).toEqual(env.getEnvState());
         expect(restored.observe()).toEqual(env.observe());
+        // Without the saved page the actions are replayed: the same place, reached the long way.
+        await replayed.restore(snapshot, { replay: true });
+        expect(replayed.getEnvState()).toEqual(env.getEnvState());
+        expect(replayed.observe()).toEqual(env.observe());
+        const { state: _dropped, ...bare } = snapshot;
+        const fromBare = await webshopBridge.fromState(bare);
+        expect(fromBare.getEnvState()).toEqual(env.getEnvState());
+        await fromBare.close();
         const next = (env.getEnvState() as WebshopState).clickables.find((c) => /^b0/.test(c))!;
         expect(await restored.step(act(`click[${next}]`))).toEqual(
           await env.step(act(`click[${next}]`)),
         );
       } finally {
         await restored.close();
+        await replayed.close();
       }
     } finally {
       await env.close();

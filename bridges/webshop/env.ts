@@ -118,6 +118,13 @@ export const SnapshotSchema = z.object({
     options: z.record(z.string(), z.unknown()).optional(),
   }),
   actions: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  /** The shortcut: the page is a function of its URL, so restoring = one navigation, not a replay. */
+  state: z
+    .object({
+      view: WebshopStateSchema,
+      observation: z.object({ text: z.string(), data: z.unknown().optional() }),
+    })
+    .optional(),
 });
 
 type Parsed = { ok: true; verb: 'search' | 'click'; arg: string } | { ok: false; reason: string };
@@ -337,18 +344,44 @@ export class WebShopEnv implements ActionableEnv {
       envType: ENV_TYPE,
       reset: structuredClone(this.resetOptions),
       actions: structuredClone(this.actions),
+      // Plain JSON by construction (the view is a zod-checked plain object, the observation text + data).
+      ...(this.view
+        ? {
+            state: JSON.parse(
+              JSON.stringify({ view: this.view, observation: this.lastObservation }),
+            ) as Json,
+          }
+        : {}),
     };
   }
 
-  /** Rebuilds a snapshot by resetting and replaying its actions (the heavy-runtime strategy). */
-  async restore(snapshot: EnvSnapshot): Promise<void> {
+  /**
+   * Rebuilds a snapshot: reset, then either open the saved page directly (a page is a function of
+   * its URL and the goal) or, without a saved state, replay the actions (the heavy-runtime strategy).
+   */
+  async restore(snapshot: EnvSnapshot, o: { replay?: boolean } = {}): Promise<void> {
     const parsed = SnapshotSchema.safeParse(snapshot);
     if (!parsed.success)
       throw new Error(
         `webshop: invalid snapshot: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
       );
     await this.reset(snapshot.reset);
-    for (const action of snapshot.actions ?? []) await this.step(action);
+    const saved = parsed.data.state;
+    const direct =
+      saved && saved.view.task === snapshot.reset.taskId && /^\/(?!\/)/.test(saved.view.url);
+    if (o.replay || !saved || !direct) {
+      for (const action of snapshot.actions ?? []) await this.step(action);
+      return;
+    }
+    const episode = this.episode;
+    if (!episode) throw new EnvInfraError('webshop: no browser page');
+    if (saved.view.url !== '/')
+      await this.browse('restoring the saved page', async (page) => {
+        await page.goto(`${episode.baseUrl}${saved.view.url}`, { waitUntil: 'domcontentloaded' });
+      });
+    this.actions = structuredClone(snapshot.actions ?? []);
+    this.view = structuredClone(saved.view);
+    this.lastObservation = structuredClone(saved.observation) as Observation;
   }
 
   async close(): Promise<void> {

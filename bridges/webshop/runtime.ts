@@ -62,6 +62,43 @@ let idleTimer: NodeJS.Timeout | undefined;
 let activeContexts = 0;
 const waiting: (() => void)[] = [];
 let launches = 0;
+/**
+ * One fresh context + page made ahead of time: opening a page starts a renderer process, the bulk of
+ * a reset's cost. Each spare serves exactly one episode and is closed with it, like any other.
+ */
+let spare: Promise<{ context: BrowserContext; page: Page }> | undefined;
+
+async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const b = await getBrowser();
+  const context = await b.newContext({ serviceWorkers: 'block' });
+  try {
+    context.setDefaultTimeout(options.timeoutMs);
+    return { context, page: await context.newPage() };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function prepareSpare(): void {
+  if (spare || leases === 0) return;
+  const made = freshPage();
+  spare = made;
+  made.catch(() => {
+    if (spare === made) spare = undefined;
+  });
+}
+
+async function takePage(): Promise<{ context: BrowserContext; page: Page }> {
+  const ready = spare;
+  spare = undefined;
+  if (ready) {
+    const got = await ready.catch(() => undefined);
+    if (got?.context.browser()?.isConnected() && !got.page.isClosed()) return got;
+    await got?.context.close().catch(() => undefined);
+  }
+  return freshPage();
+}
 
 function getBrowser(): Promise<Browser> {
   if (!browser) {
@@ -134,13 +171,12 @@ export async function openEpisode(goal: Goal): Promise<Episode> {
   let shop: ShopServer | undefined;
   try {
     shop = await getServer();
-    const b = await getBrowser();
-    context = await b.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
-    context.setDefaultTimeout(options.timeoutMs);
+    const fresh = await takePage();
+    context = fresh.context;
+    prepareSpare();
     sessionId = shop.openSession(goal);
     await context.addCookies([{ name: SESSION_COOKIE, value: sessionId, url: shop.url }]);
-    const page = await context.newPage();
-    return { context, page, baseUrl: shop.url, sessionId };
+    return { context, page: fresh.page, baseUrl: shop.url, sessionId };
   } catch (error) {
     if (sessionId) shop?.closeSession(sessionId);
     await context?.close().catch(() => undefined);
@@ -170,9 +206,12 @@ export async function shutdownWebshopRuntime(): Promise<void> {
   idleTimer = undefined;
   const b = browser;
   const s = server;
+  const sp = spare;
   browser = undefined;
   server = undefined;
+  spare = undefined;
   await Promise.all([
+    sp?.then((x) => x.context.close()).catch(() => undefined),
     b?.then((x) => x.close()).catch(() => undefined),
     s?.then((x) => x.close()).catch(() => undefined),
   ]);
@@ -183,9 +222,11 @@ export function runtimeStats(): {
   activeContexts: number;
   browserRunning: boolean;
   serverRunning: boolean;
+  spareReady: boolean;
   launches: number;
 } {
   return {
+    spareReady: spare !== undefined,
     leases,
     activeContexts,
     browserRunning: browser !== undefined,
