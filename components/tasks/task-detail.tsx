@@ -6,6 +6,7 @@ import { Network } from 'lucide-react';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { JsonView } from '../common/json-view.tsx';
+import { LaunchRig } from '../rigger/launch-rig.tsx';
 import { LaunchRunForm } from '../runs/launch-run-form.tsx';
 import { RunsTable } from '../runs/runs-table.tsx';
 import { useTRPC } from '../trpc/client.tsx';
@@ -118,6 +119,9 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
           <div className="flex flex-col gap-6">
             <Section title="Launch a baseline run">
               <LaunchRunForm bridge={bridge} task={task} />
+            </Section>
+            <Section title="Rig this task (EnvRigger)">
+              <LaunchRig bridge={bridge} task={task} />
             </Section>
           </div>
         </div>

@@ -2,6 +2,7 @@
 import { harnessesRouter } from './routers/harnesses.ts';
 import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
+import { rigsRouter } from './routers/rigs.ts';
 import { runsRouter } from './routers/runs.ts';
 import { skillsRouter } from './routers/skills.ts';
 import { bridgesRouter, tasksRouter } from './routers/tasks.ts';
@@ -15,6 +16,7 @@ export const appRouter = router({
   harnesses: harnessesRouter,
   play: playRouter,
   skills: skillsRouter,
+  rigs: rigsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -35,6 +35,7 @@ export interface CalibrateTask {
   diagnosis: string;
   iterations: number;
   accepted: HarnessSpec | null;
+  error?: string;
 }
 
 export interface CalibrateResult {
@@ -78,18 +79,39 @@ export async function calibrate(
   const detail: CalibrateTask[] = [];
   for (const [i, t] of tasks.entries()) {
     hooks.onProgress?.(`[${i + 1}/${tasks.length}] ${t.id}`);
-    const r = await runRig(
-      {
-        task: `${input.bridge}:${t.id}`,
-        policy: input.policy,
-        designer: input.designer,
-        k: input.k,
-        maxIterations: input.maxIterations,
-        maxSteps: input.maxSteps,
-        band,
-      },
-      hooks,
-    );
+    let r: Awaited<ReturnType<typeof runRig>>;
+    try {
+      r = await runRig(
+        {
+          task: `${input.bridge}:${t.id}`,
+          policy: input.policy,
+          designer: input.designer,
+          k: input.k,
+          maxIterations: input.maxIterations,
+          maxSteps: input.maxSteps,
+          band,
+        },
+        hooks,
+      );
+    } catch (e) {
+      // One task's failure (e.g. its baseline could not run) is reported, not fatal to the sweep.
+      const message = e instanceof Error ? e.message : String(e);
+      hooks.onProgress?.(`  failed: ${message}`);
+      detail.push({
+        taskId: t.id,
+        type: t.type,
+        rigId: '',
+        before: null,
+        after: null,
+        inBandBefore: false,
+        inBandAfter: false,
+        diagnosis: 'error',
+        iterations: 0,
+        accepted: null,
+        error: message,
+      });
+      continue;
+    }
     const before = r.baseline.successRate;
     const acceptedRate =
       r.iterations.find((x) => x.decision === 'accept')?.validation?.successRate ?? null;

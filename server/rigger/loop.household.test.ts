@@ -22,7 +22,7 @@ const CASES = [
   },
 ] as const;
 
-describe('EnvRigger on household with the heuristic designer', () => {
+describe('EnvRigger on household with the heuristic designer', { timeout: 90_000 }, () => {
   for (const c of CASES) {
     it(`${c.policy}: names ${c.label} and moves the success rate into [0.4, 0.6]`, async () => {
       const r = await runRig({ task: `household:${c.task}`, policy: c.policy });

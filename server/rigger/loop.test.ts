@@ -48,7 +48,7 @@ class ClumsyDesigner implements Designer {
   }
 }
 
-describe('EnvRigger loop', () => {
+describe('EnvRigger loop', { timeout: 90_000 }, () => {
   it('sends a non-compiling or rejected candidate back to Write with a repairable error', async () => {
     const designer = new ClumsyDesigner();
     const r = await runRig(

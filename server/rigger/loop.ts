@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { DomainError, InvalidInputError, NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { rolloutDb } from '../rollouts/db.ts';
-import { initialState, preflight, tryActions } from './check.ts';
+import { describeWriteError, initialState, preflight, tryActions } from './check.ts';
 import { createDesigner, DESIGNERS } from './designers/index.ts';
 import { lessonsOf } from './lessons.ts';
 import { rollouts } from './observe.ts';
@@ -97,6 +97,8 @@ export interface RigHooks {
   onProgress?: (text: string) => void;
   /** A designer built elsewhere (tests, a configured LLM endpoint). */
   designer?: Designer;
+  /** Called once the Rig row exists (the studio answers a launch with the id, then follows live). */
+  onRigCreated?: (rigId: string) => void;
 }
 
 function validationSummary(batch: Batch): ValidationSummary {
@@ -165,11 +167,14 @@ export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigRe
     },
     select: { id: true },
   });
+  hooks.onRigCreated?.(rig.id);
   say(`rig ${rig.id}: ${bridgeName}:${taskId} with ${input.policy} (${input.designer} designer)`);
 
-  const designer = hooks.designer ?? (await createDesigner(input.designer));
   const rounds: RoundResult[] = [];
+  let designer: Designer | undefined;
   try {
+    const active = hooks.designer ?? (await createDesigner(input.designer));
+    designer = active;
     let skills: string[] = [];
     const baseSkills = input.policyOptions?.skills;
     if (Array.isArray(baseSkills))
@@ -180,7 +185,7 @@ export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigRe
         taskId,
         task,
         baseSpec,
-        designer,
+        designer: active,
         skills,
         say,
       });
@@ -222,7 +227,7 @@ export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigRe
     });
     throw e;
   } finally {
-    if (!hooks.designer) await designer.close?.();
+    if (!hooks.designer) await designer?.close?.();
   }
   const last = rounds.at(-1) as RoundResult;
   return {
@@ -333,6 +338,7 @@ async function runRound(
         direction: diagnosis.direction,
         ...(diagnosis.secondary ? { secondary: diagnosis.secondary } : {}),
         baselineRunId: baseline.runId,
+        baselineRate: baseline.stats.successRate,
         skills: env.skills,
       } as object,
     },
@@ -361,7 +367,19 @@ async function runRound(
       { length: input.k },
       (_, i) => input.seed + input.k * (it + 1) + i + round * 10_000,
     );
-    const writeError = await preflight(draft.spec, taskId, seeds.slice(0, 1));
+    let writeError = await preflight(draft.spec, taskId, seeds.slice(0, 1));
+    let launched: Batch | undefined;
+    if (!writeError) {
+      say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
+      try {
+        launched = await rollouts({ ...common, spec: draft.spec, seeds, kind: 'validation' });
+      } catch (e) {
+        // A run the rollout service refuses (code that fails to load there, a set-up it rejects) is
+        // the candidate's fault: it goes back to Write like any other write error.
+        if (!(e instanceof DomainError)) throw e;
+        writeError = describeWriteError(e);
+      }
+    }
     let attempt: Attempt;
     if (writeError) {
       say(`write ${it + 1}: rejected before validation — ${writeError}`);
@@ -374,8 +392,7 @@ async function runRound(
       };
     } else {
       // Validate
-      say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
-      const validation = await rollouts({ ...common, spec: draft.spec, seeds, kind: 'validation' });
+      const validation = launched as Batch;
       const rule = decideByStats(validation.stats, constraints, lastIteration);
       attempt = {
         iteration: it,

@@ -40,7 +40,7 @@ function parts(node: HarnessNode): { commands: string[]; code: string } {
 const forced = (body: ChatRequestBody) =>
   (body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
 
-describe('LLM designer', () => {
+describe('LLM designer', { timeout: 90_000 }, () => {
   it('runs Observe -> Diagnose -> Write -> Validate through forced tool calls', async () => {
     // A candidate known to land in the band on this scene, written by the offline designer, is what the
     // scripted "model" proposes once its first (broken) proposal comes back with a compile error.

@@ -1,0 +1,123 @@
+// `harness rig` / `harness calibrate` in-process: the documented JSON shape, progress on stderr,
+// flag errors. Rollouts run on the test thread against an in-memory database.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { withRigDb } from '../../rigger/testing/setup.ts';
+import type { CliIO } from '../command.ts';
+import { main } from '../main.ts';
+
+withRigDb();
+
+async function run(argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    input: new PassThrough(),
+    output: new PassThrough(),
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('harness rig', () => {
+  it('prints the rig as JSON and its progress on stderr', { timeout: 120_000 }, async () => {
+    const { code, out, err } = await run([
+      'rig',
+      '--task',
+      'household:eval_seen-004',
+      '--policy',
+      'scripted:household-no-transform',
+      '--band',
+      '0.4,0.6',
+      '--json',
+    ]);
+    expect(err).toMatch(/observe — 5 baseline rollouts/);
+    expect(code).toBe(0);
+    const r = JSON.parse(out);
+    expect(r).toMatchObject({
+      rigId: expect.any(String),
+      baseline: {
+        successRate: 0,
+        failureDistribution: expect.any(Object),
+        meanSteps: expect.any(Number),
+      },
+      diagnosis: {
+        axis: 'task_understanding',
+        label: 'skips-required-transformation',
+        description: expect.any(String),
+      },
+      accepted: { version: 1 },
+    });
+    expect(r.diagnosis.evidence[0]).toEqual({
+      episodeId: expect.any(String),
+      step: expect.any(Number),
+    });
+    const last = r.iterations.at(-1);
+    expect(last).toMatchObject({
+      candidate: { spec: { version: 1 }, rationale: expect.any(String) },
+      validation: {
+        successRate: expect.any(Number),
+        interval: [expect.any(Number), expect.any(Number)],
+        errors: 0,
+      },
+      decision: 'accept',
+      feedback: expect.any(String),
+    });
+  });
+
+  it('rejects malformed flags with a usage error', async () => {
+    const bad = await run([
+      'rig',
+      '--task',
+      'household:eval_seen-004',
+      '--policy',
+      'p',
+      '--band',
+      '0.7,0.2',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--band must be lo,hi/);
+    const designer = await run([
+      'rig',
+      '--task',
+      'household:x',
+      '--policy',
+      'p',
+      '--designer',
+      'oracle',
+    ]);
+    expect(designer.code).toBe(2);
+    expect(designer.err).toMatch(/--designer must be one of heuristic, llm/);
+  });
+
+  it('calibrate reports the share of tasks in the band before and after', {
+    timeout: 120_000,
+  }, async () => {
+    const { code, out } = await run([
+      'calibrate',
+      '--bridge',
+      'household',
+      '--split',
+      'eval_seen',
+      '--policy',
+      'scripted:household-no-transform',
+      '--limit',
+      '2',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const r = JSON.parse(out);
+    expect(r.tasks).toBe(2);
+    expect(r.detail).toHaveLength(2);
+    expect(r.before.inBand).toBe(
+      r.detail.filter((d: { inBandBefore: boolean }) => d.inBandBefore).length,
+    );
+    expect(r.after.share).toBeGreaterThanOrEqual(r.before.share);
+  });
+});
