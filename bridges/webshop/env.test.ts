@@ -9,6 +9,7 @@ import {
   BROWSER_MARKER,
   configureWebshop,
   findProduct,
+  livePages,
   runtimeStats,
   shutdownWebshopRuntime,
   webshopBridge,
@@ -202,6 +203,25 @@ describe('webshop runtime lifecycle', () => {
       expect(runtimeStats().launches).toBe(launches + 1);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('a crashed page is an infra error naming the crash; the browser lives on', async () => {
+    const env = await webshopBridge.create();
+    try {
+      await env.reset({ taskId: task.info.id, seed: 0 });
+      expect(livePages()).toHaveLength(1);
+      await livePages()[0]!
+        .goto('chrome://crash')
+        .catch(() => undefined);
+      const failure = await env.step(act('click[search]')).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(EnvInfraError);
+      expect(String((failure as Error).message)).toMatch(/crash/i);
+      expect(livePages()).toHaveLength(0); // the episode's context was closed at once
+      await env.reset({ taskId: task.info.id, seed: 0 });
+      expect(env.observe().text).toContain(task.goal.instruction);
+    } finally {
+      await env.close();
     }
   });
 

@@ -11,6 +11,7 @@ export { getReward } from './reward.ts';
 export {
   BROWSER_MARKER,
   configureWebshop,
+  livePages,
   runtimeStats,
   shutdownWebshopRuntime,
 } from './runtime.ts';

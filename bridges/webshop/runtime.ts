@@ -163,6 +163,13 @@ function freeSlot(): void {
   else activeContexts = Math.max(0, activeContexts - 1);
 }
 
+const live = new Set<Episode>();
+
+/** Pages of the episodes open now (diagnostics and crash tests; never handed to agents). */
+export function livePages(): Page[] {
+  return [...live].map((e) => e.page);
+}
+
 /** A fresh context + page for one episode, with the session cookie set. Failures are infra errors. */
 export async function openEpisode(goal: Goal): Promise<Episode> {
   await takeSlot();
@@ -176,7 +183,9 @@ export async function openEpisode(goal: Goal): Promise<Episode> {
     prepareSpare();
     sessionId = shop.openSession(goal);
     await context.addCookies([{ name: SESSION_COOKIE, value: sessionId, url: shop.url }]);
-    return { context, page: fresh.page, baseUrl: shop.url, sessionId };
+    const episode = { context, page: fresh.page, baseUrl: shop.url, sessionId };
+    live.add(episode);
+    return episode;
   } catch (error) {
     if (sessionId) shop?.closeSession(sessionId);
     await context?.close().catch(() => undefined);
@@ -189,6 +198,7 @@ export async function openEpisode(goal: Goal): Promise<Episode> {
 
 /** Closes the episode's context (idempotent per episode object; never throws). */
 export async function closeEpisode(episode: Episode): Promise<void> {
+  live.delete(episode);
   try {
     await episode.context.close();
   } catch {
