@@ -14,6 +14,26 @@ describe('skill-source comparison', () => {
     await handle.close();
   });
 
+  it('wraps the training envs in Stages pinned to the seed scene when the band accepts them', async () => {
+    const r = await compareSkillSources({
+      bridge: 'household',
+      policy: 'scripted:household-explorer',
+      envs: 2,
+      evalEnvs: 1,
+      seed: 1,
+      band: [0, 1],
+      validateK: 1,
+      persist: false,
+    });
+    expect(r.envharness.filter((e) => e.spec)).toHaveLength(2);
+    for (const e of r.envharness) {
+      expect(e.spec?.env).toMatchObject({
+        type: 'stage',
+        env: { type: 'base', task: `${e.taskId}@scene1` },
+      });
+    }
+  });
+
   it('samples tasks by seed, independent of listing order', () => {
     const tasks = ['a', 'b', 'c', 'd'].map((id) => ({ id, type: 't', goal: '', split: 's' }));
     const one = sampleTasks(tasks, 2, 7).map((t) => t.id);

@@ -15,7 +15,7 @@ import { wilsonInterval } from '../rollouts/metrics.ts';
 import type { EpisodeInput, EpisodeResult } from '../rollouts/types.ts';
 import { proposeEdits, SkillBankState } from './bank.ts';
 import { digestEpisode, recalledIds } from './digest.ts';
-import { templateCandidate } from './envharness-templates.ts';
+import { templateCandidates } from './envharness-templates.ts';
 import { extractSkills } from './extract.ts';
 import { retrieve } from './retrieve.ts';
 import { policyOptionsFromSkills } from './tags.ts';
@@ -41,6 +41,9 @@ export const CompareInputSchema = z.object({
   /** EnvRigger settings when envharness = rigger. */
   rigK: z.number().int().min(1).max(20).default(3),
   rigIterations: z.number().int().min(1).max(10).default(2),
+  /** Template candidates: fresh rollouts per candidate and the success band a candidate must hit. */
+  validateK: z.number().int().min(1).max(50).default(4),
+  band: z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]).default([0.25, 0.75]),
   /** Retrieved skills per episode for a policy without a workspace. */
   topK: z.number().int().min(1).max(20).default(5),
   llm: z
@@ -277,12 +280,30 @@ export async function compareSkillSources(
       }
     }
     if (!spec && via !== 'rigger') {
-      const c = await templateCandidate(input.bridge, t.id, input.seed, baselineSuccess);
-      if (c) {
-        spec = c.spec;
-        direction = c.direction;
-        rationale = rationale ? `${rationale}; ${c.rationale}` : c.rationale;
-      } else rationale ||= 'no template applies';
+      // EnvRigger's Validate step on the templates: K fresh rollouts (agent seeds after S, the scene
+      // pinned to S) per candidate; the first whose success rate is inside the band is kept — a 0%
+      // env teaches nothing, a 100% one shows nothing new (PAPERS.md §1 EnvRigger).
+      const tried: string[] = [];
+      for (const c of await templateCandidates(input.bridge, t.id, input.seed, baselineSuccess)) {
+        let wins = 0;
+        for (let k = 1; k <= input.validateK; k += 1) {
+          const v = await play({ ...common, seed: input.seed + k, spec: c.spec });
+          if (v.outcome === 'success') wins += 1;
+        }
+        const rate = wins / input.validateK;
+        tried.push(`${c.direction} ${Math.round(rate * 100)}%`);
+        if (rate >= input.band[0] && rate <= input.band[1]) {
+          spec = c.spec;
+          direction = c.direction;
+          rationale = `${rationale ? `${rationale}; ` : ''}${c.rationale} Validated: ${wins}/${input.validateK} successes.`;
+          break;
+        }
+      }
+      if (!spec) {
+        rationale = `${rationale ? `${rationale}; ` : ''}no template in the band [${input.band.join(', ')}]${
+          tried.length > 0 ? ` (${tried.join(', ')})` : ' (none applies)'
+        }: original env kept`;
+      }
     }
     envharness.push({ taskId: t.id, spec, ...(direction ? { direction } : {}), rationale, via });
     // Without an accepted harness the env stays original: (c) then shares (b)'s episode for it.

@@ -1,8 +1,9 @@
 // EnvHarness environments for skill learning when EnvRigger is not used (`--envharness templates`):
-// the rigger's two household directions as fixed templates, chosen from the policy's own baseline
-// episode on the original task (PAPERS.md: "look at the baseline first to decide harder vs
-// scaffold"). Harder: a Stage hides every target object in a closed receptacle. Scaffold: a Stage
-// pre-completes the plan up to picking the object (and cleaning / heating / cooling it).
+// the rigger's two household directions as fixed templates. The direction the policy's own baseline
+// episode suggests is tried first (PAPERS.md: "look at the baseline first to decide harder vs
+// scaffold"), the other second; the caller validates each on K fresh rollouts and keeps the first
+// whose success rate falls in the target band (`validateCandidate`). Harder: a Stage hides every
+// target object in a closed receptacle. Scaffold: a Stage pre-completes the plan up to placing.
 import type { Action } from '../../bridges/core/types.ts';
 import { canHold } from '../../bridges/household/data.ts';
 import { oraclePlan } from '../../bridges/household/oracle.ts';
@@ -57,12 +58,29 @@ function scaffoldPlan(view: HouseholdStateView): string[] {
   return placing < 0 ? plan : plan.slice(0, placing);
 }
 
-/** A candidate EnvHarness env for `task` (household), played with `seed`; undefined when no template fits. */
-export async function templateCandidate(
+/** Candidate EnvHarness envs for `task` (household) on the scene of `seed`, the baseline's direction first. */
+export async function templateCandidates(
   bridgeName: string,
   taskId: string,
   seed: number,
   baselineSuccess: boolean,
+): Promise<TemplateCandidate[]> {
+  const first = baselineSuccess ? 'harder' : 'scaffold';
+  const second = baselineSuccess ? 'scaffold' : 'harder';
+  const out: TemplateCandidate[] = [];
+  for (const direction of [first, second] as const) {
+    const c = await templateCandidate(bridgeName, taskId, seed, direction);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** One candidate of the given direction; undefined when the template does not apply. */
+export async function templateCandidate(
+  bridgeName: string,
+  taskId: string,
+  seed: number,
+  direction: 'harder' | 'scaffold',
 ): Promise<TemplateCandidate | undefined> {
   if (bridgeName !== 'household') return undefined;
   const bridge = await getBridge(bridgeName);
@@ -72,7 +90,6 @@ export async function templateCandidate(
   try {
     await env.reset({ taskId: pinned, seed });
     const view = env.getEnvState() as unknown as HouseholdStateView;
-    const direction = baselineSuccess ? 'harder' : 'scaffold';
     const commands = direction === 'harder' ? hidePlan(view) : scaffoldPlan(view);
     if (commands.length === 0) return undefined;
     // The set-up must replay cleanly (a Stage rejects an invalid set-up action before any rollout).
@@ -85,8 +102,8 @@ export async function templateCandidate(
       direction,
       rationale:
         direction === 'harder'
-          ? `The policy solved the original task: hide the ${view.task.objectType} in closed receptacles (${commands.length} set-up actions).`
-          : `The policy failed the original task: pre-complete the plan up to placing (${commands.length} set-up actions).`,
+          ? `Harder: hide the ${view.task.objectType} in closed receptacles (${commands.length} set-up actions).`
+          : `Scaffold: pre-complete the plan up to placing (${commands.length} set-up actions).`,
       spec: {
         version: 1,
         env: {

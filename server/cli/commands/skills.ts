@@ -29,7 +29,7 @@ export const command: Command = {
   summary:
     'Skill banks (EvoHarness experience): compare skill sources, extract a bank from a run, list, show.',
   usage: [
-    'harness skills compare --bridge B --policy P [--train-split train] [--eval-split eval_unseen] [--envs N] [--eval-envs M|0=all] [--seed S] [--max-steps T] [--extractor heuristic|llm] [--envharness templates|rigger] [--no-persist] [--json]',
+    'harness skills compare --bridge B --policy P [--train-split train] [--eval-split eval_unseen] [--envs N] [--eval-envs M|0=all] [--seed S] [--max-steps T] [--extractor heuristic|llm] [--envharness templates|rigger] [--validate-k 4] [--band 0.25,0.75] [--no-persist] [--json]',
     'harness skills ablate --bridge B --policy P [--train-envs N (24)] [--eval-envs M|0=all] [--seed S] [--json]   (bare vs bpe(P) with each part off, per task type)',
     'harness skills extract --run <runId> [--extractor heuristic|llm] [--name NAME] [--json]',
     'harness skills consolidate --bank <bankId> --run <runId> [--extractor heuristic|llm] [--json]   (between batches: validated edits + usage counts)',
@@ -50,6 +50,8 @@ export const command: Command = {
     envharness: { type: 'string' },
     'no-persist': { type: 'boolean' },
     'train-envs': { type: 'string' },
+    'validate-k': { type: 'string' },
+    band: { type: 'string' },
     run: { type: 'string' },
     bank: { type: 'string' },
     name: { type: 'string' },
@@ -69,8 +71,19 @@ export const command: Command = {
         const envharness = stringOption(values, 'envharness') ?? 'templates';
         if (envharness !== 'templates' && envharness !== 'rigger')
           throw new UsageError(`--envharness must be templates or rigger, got '${envharness}'`);
+        const bandText = stringOption(values, 'band');
+        const band = bandText?.split(',').map((x) => Number(x.trim()));
+        if (
+          band &&
+          (band.length !== 2 ||
+            band.some((x) => !(x >= 0 && x <= 1)) ||
+            (band[0] ?? 0) > (band[1] ?? 0))
+        )
+          throw new UsageError(`--band must be lo,hi within [0, 1], got '${bandText}'`);
         const r = await compareSkillSources(
           {
+            validateK: intOption(values, 'validate-k', 4),
+            ...(band ? { band: [band[0] ?? 0, band[1] ?? 1] as [number, number] } : {}),
             bridge,
             policy,
             trainSplit: stringOption(values, 'train-split') ?? 'train',
