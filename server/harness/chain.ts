@@ -130,16 +130,18 @@ export class ChainLayer extends EnvHarness {
     this.ended = false;
     this.status = this.legs.map(() => ({ done: false }));
     if (this.node.mode === 'switch') {
-      this.whenHooks?.dispose();
       await this.ctx.sandbox.ready();
       const { code, columnShift, lines } = whenSource(this.node.when ?? 'false');
       try {
-        this.whenHooks = this.ctx.sandbox.load(code, {
-          names: ['when'],
-          seed: options.seed,
-          columnShift,
-          lines,
-        });
+        if (this.whenHooks?.alive) this.whenHooks.begin(options.seed);
+        else {
+          this.whenHooks = this.ctx.sandbox.load(code, {
+            names: ['when'],
+            seed: options.seed,
+            columnShift,
+            lines,
+          });
+        }
       } catch (e) {
         throw this.located(e);
       }

@@ -70,13 +70,15 @@ export class ContractLayer extends EnvHarness {
     return { type: 'contract', code: this.node.code, env: this.inner.toNode() };
   }
 
-  /** Fresh runtime per episode (the paper reloads rules every episode). */
+  /**
+   * Fresh hook state per episode (the paper reloads rules every episode): the user's top-level
+   * code runs again in the same runtime; a runtime lost to a fatal error is rebuilt.
+   */
   private async load(seed: number): Promise<HookSet> {
-    this.hooks?.dispose();
-    this.hooks = undefined;
     await this.ctx.sandbox.ready();
     try {
-      this.hooks = this.ctx.sandbox.load(this.node.code, { names: HOOK_NAMES, seed });
+      if (this.hooks?.alive) this.hooks.begin(seed);
+      else this.hooks = this.ctx.sandbox.load(this.node.code, { names: HOOK_NAMES, seed });
     } catch (e) {
       throw this.located(e);
     }

@@ -29,7 +29,13 @@ import {
   type TextTool,
 } from './layer.ts';
 import { nodePaths, parseSpec } from './parse.ts';
-import { HOOK_NAMES, SandboxHost, type SandboxLimits, whenSource } from './sandbox.ts';
+import {
+  acquireSandboxHost,
+  HOOK_NAMES,
+  releaseSandboxHost,
+  type SandboxLimits,
+  whenSource,
+} from './sandbox.ts';
 import type { HarnessNode, HarnessSpec } from './spec.ts';
 import { StageLayer } from './stage.ts';
 import type { StepRecord } from './types.ts';
@@ -132,6 +138,7 @@ class HarnessImpl implements Harness {
   private lastReset: HarnessResetOptions | undefined;
   private history: Action[] = [];
   private isReset = false;
+  private closed = false;
 
   constructor(
     readonly spec: HarnessSpec,
@@ -247,8 +254,10 @@ class HarnessImpl implements Harness {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.root.close();
-    this.ctx.sandbox.dispose();
+    releaseSandboxHost(this.ctx.sandbox);
   }
 }
 
@@ -258,7 +267,7 @@ export async function createHarness(
   options: HarnessOptions = {},
 ): Promise<Harness> {
   const spec = parseSpec(input);
-  const ctx: StackContext = { trace: new StepTrace(), sandbox: new SandboxHost(options.limits) };
+  const ctx: StackContext = { trace: new StepTrace(), sandbox: acquireSandboxHost(options.limits) };
   // A wasm instance (and the one-off compile) only for stacks that run code.
   const runsCode = nodePaths(spec.env).some(
     ({ node }) => node.type === 'contract' || (node.type === 'chain' && node.mode === 'switch'),
@@ -270,7 +279,7 @@ export async function createHarness(
     return new HarnessImpl(spec, root, ctx);
   } catch (e) {
     for (const leaf of created) await leaf.close();
-    ctx.sandbox.dispose();
+    releaseSandboxHost(ctx.sandbox);
     throw e;
   }
 }

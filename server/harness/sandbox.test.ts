@@ -94,6 +94,33 @@ describe('hook semantics', () => {
     expect(e.hook).toBe('filterAction');
   });
 
+  it('runs the top-level code afresh every episode, so module state does not leak', async () => {
+    const h = await harnessFor(`let seen = 0;
+export function filterObservation(o) { seen += 1; return o.text.slice(0, 10) + ' #' + seen; }`);
+    expect((await h.reset({ seed: 0 })).observation.text).toBe('You are in #1');
+    expect((await h.step(act('look'))).observation.text).toBe('On the tab #2');
+    expect((await h.reset({ seed: 0 })).observation.text).toBe('You are in #1');
+  });
+
+  it('freezes globals and built-ins, so an episode cannot tamper with the next', async () => {
+    const h = await harnessFor(`export function filterAction(action) {
+  if (action.args.command === 'global') globalThis.leak = 1;
+  if (action.args.command === 'proto') Array.prototype.sum = () => 0;
+  if (action.args.command === 'json') JSON.parse = () => ({});
+  return action;
+}`);
+    for (const [command, line] of [
+      ['global', 2],
+      ['proto', 3],
+      ['json', 4],
+    ] as const) {
+      await h.reset({ seed: 0 });
+      const e = await codeError(h.step(act(command)));
+      expect(e.line).toBe(line);
+      expect(e.message).toContain('TypeError');
+    }
+  });
+
   it('seeds Math.random from the episode seed', async () => {
     const h = await harnessFor(
       'export function filterObservation(o) { return o.text + " " + Math.random().toFixed(6); }',
@@ -196,6 +223,22 @@ describe('hostile hooks end as harness errors, the host survives, the next episo
       await h.close();
     });
   }
+
+  it('a harness closed after a fatal error hands no broken sandbox to the next harness', async () => {
+    const code = `export function filterAction(action) {
+  if (action.args.command === 'boom') { const a = []; for (;;) a.push(new Array(100000).fill(1)); }
+  return action;
+}`;
+    const first = await harnessFor(code);
+    await first.reset({ seed: 0 });
+    await codeError(first.step(act('boom')));
+    await first.close();
+    await first.close();
+    const second = await harnessFor(code);
+    await second.reset({ seed: 0 });
+    expect((await second.step(act('take key'))).observation.text).toContain('You pick up the key');
+    await second.close();
+  });
 
   it('a broken hook never becomes a task failure: evaluate() still reflects the env', async () => {
     const h = await harnessFor(

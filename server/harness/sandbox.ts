@@ -171,21 +171,66 @@ export function prepareHookSource(code: string): string {
 
 const PRELUDE = `
 globalThis.console = { log() {}, info() {}, warn() {}, error() {}, debug() {} };
-(() => {
-  let s = (__seed >>> 0) || 0x9e3779b9;
-  Math.random = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
-})();
+let __rand = 0x9e3779b9;
+Math.random = () => {
+  __rand ^= __rand << 13; __rand >>>= 0; __rand ^= __rand >>> 17; __rand ^= __rand << 5; __rand >>>= 0;
+  return __rand / 4294967296;
+};
+function __reseed(seed) { __rand = (seed >>> 0) || 0x9e3779b9; }
 `;
 
-function collector(names: readonly string[]): string {
+/**
+ * The user's code becomes the body of a factory, run once per episode: every episode gets fresh
+ * top-level state without the cost of a new runtime. The prefix shares line 1 with the user's
+ * first line so line numbers stay the user's (columns on line 1 are shifted back).
+ */
+const FACTORY_PREFIX = 'const __factory = function () {';
+
+function factorySource(code: string, names: readonly string[]): string {
   const entries = names
     .map((n) => `${n}: typeof ${n} === 'undefined' ? undefined : ${n}`)
     .join(', ');
+  return `${FACTORY_PREFIX}${prepareHookSource(code)}\n;return { ${entries} }; };`;
+}
+
+/**
+ * After set-up, every built-in and the global object are frozen, so an episode cannot leave
+ * anything behind for the next one (nor change JSON, Math.random or a prototype under the engine).
+ */
+const LOCKDOWN = `(() => {
+  const seen = new Set();
+  const harden = (o) => {
+    if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o)) return;
+    seen.add(o);
+    Object.freeze(o);
+    for (const key of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (!d) continue;
+      if ('value' in d) harden(d.value); else { harden(d.get); harden(d.set); }
+    }
+    harden(Object.getPrototypeOf(o));
+  };
+  harden(globalThis);
+})();`;
+
+function collector(): string {
   return `
-const __hooks = { ${entries} };
-for (const [name, f] of Object.entries(__hooks)) {
-  if (f === undefined) { delete __hooks[name]; continue; }
-  if (typeof f !== 'function') throw new TypeError(name + ' must be a function, not ' + typeof f);
+let __hooks = {};
+function __begin(seed) {
+  __reseed(seed);
+  __stateGen = -1;
+  __state.clear();
+  __current = '(load)';
+  const made = __factory();
+  const hooks = {};
+  for (const name of Object.keys(made)) {
+    const f = made[name];
+    if (f === undefined) continue;
+    if (typeof f !== 'function') throw new TypeError(name + ' must be a function, not ' + typeof f);
+    hooks[name] = f;
+  }
+  __hooks = hooks;
+  return JSON.stringify({ hooks: Object.keys(hooks) });
 }
 // The state view crosses the boundary lazily, one top-level field at a time: a hook that reads
 // state.agent.holding on one command in ten pays for that field on that command only. One proxy
@@ -221,7 +266,8 @@ let __stateGen = -1;
 const __state = __lazyObject((key) => __hostState(key));
 // modifyTransition's result.info (admissible commands and the like) is lazy too.
 const __info = __lazyObject((key) => __hostInfo(key));
-var __current = ''; // a var: the host reads it from the global object
+let __current = '';
+function __which() { return __current; }
 function __run(name, args, lazyInfo) {
   const primary = args[__primaryArg[name]];
   if (lazyInfo) { __info.clear(); primary.info = __info.proxy; }
@@ -279,7 +325,6 @@ function __after(argsJson) {
   }
   return transition + '\u0001' + observation;
 }
-JSON.stringify({ hooks: Object.keys(__hooks) });
 `;
 }
 
@@ -358,14 +403,29 @@ export interface CompiledHooks {
  * One capped wasm instance, shared by the contracts of one harness stack across episodes
  * (a new instance costs ≈ 5 ms here, a new runtime ≈ 0.3 ms). Replaced after any fatal error.
  */
+/** Loaded hook sets a host keeps for reuse (each is one QuickJS runtime inside the 64 MiB cap). */
+const MAX_IDLE_SETS = 8;
+
 export class SandboxHost {
   private module: QuickJSWASMModule | undefined;
   private pending: Promise<QuickJSWASMModule> | undefined;
   private readonly live = new Set<HookSet>();
+  /** Loaded sets by code, ready for the next episode or harness (oldest first). */
+  private readonly idle: HookSet[] = [];
   readonly limits: SandboxLimits;
 
   constructor(limits: Partial<SandboxLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  get usesDefaultLimits(): boolean {
+    return (Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[]).every(
+      (k) => this.limits[k] === DEFAULT_LIMITS[k],
+    );
+  }
+
+  get healthy(): boolean {
+    return this.module !== undefined;
   }
 
   async ready(): Promise<void> {
@@ -377,33 +437,79 @@ export class SandboxHost {
 
   /** Drops the wasm instance (and every runtime on it); the next ready() builds a fresh one. */
   poison(): void {
-    for (const set of this.live) set.abandon();
+    for (const set of [...this.live, ...this.idle]) set.abandon();
     this.live.clear();
+    this.idle.length = 0;
     this.module = undefined;
   }
 
   /**
-   * Loads hook code into a fresh runtime. Call ready() first. Throws HarnessCodeError on a
-   * compile or load error.
+   * Hook code ready to run: a loaded set for the same code is reused (its top-level code runs
+   * again for the new episode), otherwise a new runtime is set up. Call ready() first. Throws
+   * HarnessCodeError on a compile or load error.
    */
   load(
     code: string,
     options: { names: readonly string[]; seed?: number; columnShift?: number; lines?: number },
   ): HookSet {
     if (!this.module) throw new Error('SandboxHost.load before ready()');
+    const key = HookSet.keyOf(code, options);
+    const index = this.idle.findIndex((set) => set.key === key);
+    if (index >= 0) {
+      const [set] = this.idle.splice(index, 1);
+      try {
+        set!.begin(options.seed ?? 0);
+      } catch (e) {
+        if (set!.alive) this.idle.push(set!);
+        throw e;
+      }
+      this.live.add(set!);
+      return set!;
+    }
     const set = new HookSet(this, this.module, code, options);
     this.live.add(set);
     return set;
   }
 
+  /** A set its user is done with: kept for reuse while it is healthy. */
+  recycle(set: HookSet): void {
+    this.live.delete(set);
+    if (!set.alive || !this.module) return;
+    this.idle.push(set);
+    while (this.idle.length > MAX_IDLE_SETS) this.idle.shift()!.destroy();
+  }
+
   forget(set: HookSet): void {
     this.live.delete(set);
+    const i = this.idle.indexOf(set);
+    if (i >= 0) this.idle.splice(i, 1);
   }
 
   dispose(): void {
-    for (const set of [...this.live]) set.dispose();
+    for (const set of [...this.live, ...this.idle]) set.destroy();
+    this.live.clear();
+    this.idle.length = 0;
     this.module = undefined;
   }
+}
+
+// Hosts are reused across harnesses of a thread (a rollout worker creates one harness per
+// episode): the wasm instance and the loaded hook code then cost nothing per episode.
+const idleHosts: SandboxHost[] = [];
+const MAX_IDLE_HOSTS = 2;
+
+export function acquireSandboxHost(limits: Partial<SandboxLimits> = {}): SandboxHost {
+  const fresh = new SandboxHost(limits);
+  if (!fresh.usesDefaultLimits) return fresh;
+  return idleHosts.pop() ?? fresh;
+}
+
+export function releaseSandboxHost(host: SandboxHost): void {
+  if (!host.healthy || !host.usesDefaultLimits || idleHosts.length >= MAX_IDLE_HOSTS) {
+    host.dispose();
+    return;
+  }
+  if (!idleHosts.includes(host)) idleHosts.push(host);
 }
 
 class LoadFailure extends Error {
@@ -416,10 +522,19 @@ class LoadFailure extends Error {
 }
 
 export class HookSet {
+  static keyOf(
+    code: string,
+    options: { names: readonly string[]; columnShift?: number; lines?: number },
+  ): string {
+    return `${options.names.join(',')}|${options.columnShift ?? 0}|${options.lines ?? ''}|${code}`;
+  }
+
+  readonly key: string;
   private rt: QuickJSRuntime | undefined;
   private ctx: QuickJSContext | undefined;
   private callFn: QuickJSHandle | undefined;
   private afterFn: QuickJSHandle | undefined;
+  private beginFn: QuickJSHandle | undefined;
   private stateFn: QuickJSHandle | undefined;
   private infoFn: QuickJSHandle | undefined;
   private lazyInfo: Record<string, Json> | undefined;
@@ -428,7 +543,7 @@ export class HookSet {
   private stateLoaded = false;
   private stateGen = 0;
   private deadline = Number.POSITIVE_INFINITY;
-  readonly info: CompiledHooks;
+  info: CompiledHooks;
   private readonly columnShift: number;
   private readonly lines: number | undefined;
 
@@ -438,8 +553,9 @@ export class HookSet {
     code: string,
     options: { names: readonly string[]; seed?: number; columnShift?: number; lines?: number },
   ) {
-    this.columnShift = options.columnShift ?? 0;
-    this.lines = options.lines;
+    this.key = HookSet.keyOf(code, options);
+    this.columnShift = FACTORY_PREFIX.length + (options.columnShift ?? 0);
+    this.lines = options.lines ?? code.split('\n').length;
     const limits = host.limits;
     try {
       this.rt = module.newRuntime();
@@ -451,7 +567,7 @@ export class HookSet {
       const stateArg = Object.fromEntries(options.names.map((n) => [n, STATE_ARG[n] ?? 1]));
       const primaryArg = Object.fromEntries(options.names.map((n) => [n, PRIMARY_ARG[n] ?? -1]));
       this.evalOrThrow(
-        `const __seed = ${Math.floor(options.seed ?? 0) >>> 0};\nconst __stateArg = ${JSON.stringify(stateArg)};\nconst __primaryArg = ${JSON.stringify(primaryArg)};\n${PRELUDE}`,
+        `const __stateArg = ${JSON.stringify(stateArg)};\nconst __primaryArg = ${JSON.stringify(primaryArg)};\n${PRELUDE}\n${collector()}`,
         '<prelude>',
       );
       this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {
@@ -480,13 +596,19 @@ export class HookSet {
         return value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
       });
       ctx.setProp(ctx.global, '__hostInfo', this.infoFn);
-      this.evalOrThrow(prepareHookSource(code), USER_FILE);
-      const out = this.evalOrThrow(collector(options.names), '<harness>');
-      this.info = JSON.parse(out ?? '{}') as CompiledHooks;
+      this.evalOrThrow(factorySource(code, options.names), USER_FILE);
+      this.evalOrThrow(LOCKDOWN, '<lockdown>');
       this.callFn = ctx.getProp(ctx.global, '__call');
       this.afterFn = ctx.getProp(ctx.global, '__after');
+      this.beginFn = ctx.getProp(ctx.global, '__begin');
+      this.info = this.beginOrThrow(options.seed ?? 0);
     } catch (e) {
-      if (e instanceof LoadFailure && !e.fatal) this.dispose();
+      if (e instanceof HarnessCodeError) {
+        // From the first begin(): a fatal one has already dropped the instance.
+        if (this.ctx) this.destroy();
+        throw e;
+      }
+      if (e instanceof LoadFailure && !e.fatal) this.destroy();
       else this.failed(e);
       throw e instanceof LoadFailure
         ? e.error
@@ -496,6 +618,30 @@ export class HookSet {
 
   has(name: string): boolean {
     return this.info.hooks.includes(name);
+  }
+
+  /** False once disposed or lost to a fatal error. */
+  get alive(): boolean {
+    return this.ctx !== undefined;
+  }
+
+  /**
+   * Starts an episode: runs the user's top-level code again (fresh module state) and reseeds
+   * Math.random. Throws HarnessCodeError when the top-level code fails.
+   */
+  begin(seed: number): void {
+    this.info = this.beginOrThrow(seed);
+  }
+
+  private beginOrThrow(seed: number): CompiledHooks {
+    const ctx = this.live();
+    const seedH = ctx.newNumber(Math.floor(seed) >>> 0);
+    try {
+      const text = this.invoke(this.beginFn!, '(load)', [], [seedH], 'load');
+      return JSON.parse(text) as CompiledHooks;
+    } finally {
+      if (seedH.alive) seedH.dispose();
+    }
   }
 
   /**
@@ -552,10 +698,16 @@ export class HookSet {
     };
   }
 
-  private invoke(fn: QuickJSHandle, name: string, strings: string[]): string {
+  private invoke(
+    fn: QuickJSHandle,
+    name: string,
+    strings: string[],
+    extra: QuickJSHandle[] = [],
+    phase: 'load' | 'call' = 'call',
+  ): string {
     const ctx = this.live();
     const limits = this.host.limits;
-    const handles = strings.map((str) => ctx.newString(str));
+    const handles = [...strings.map((str) => ctx.newString(str)), ...extra];
     this.deadline = Date.now() + limits.hookTimeoutMs;
     markStart(name);
     let result: ReturnType<QuickJSContext['callFunction']>;
@@ -583,16 +735,20 @@ export class HookSet {
       if (dumped.message !== 'out of memory') {
         // Which hook of a combined call failed (not after an out-of-memory: touch nothing then).
         try {
-          const current = ctx.getProp(ctx.global, '__current');
-          if (ctx.typeof(current) === 'string') hook = ctx.getString(current) || name;
-          current.dispose();
+          const which = ctx.getProp(ctx.global, '__which');
+          const current = ctx.callFunction(which, ctx.undefined);
+          which.dispose();
+          if (!current.error && ctx.typeof(current.value) === 'string') {
+            hook = ctx.getString(current.value) || name;
+          }
+          (current.error ?? current.value).dispose();
         } catch {
           // keep the call's name
         }
       }
       const { error } = codeError(dumped, {
-        hook,
-        phase: 'call',
+        hook: phase === 'load' || hook === '(load)' ? undefined : hook,
+        phase: phase === 'load' || hook === '(load)' ? 'load' : 'call',
         limits,
         columnShift: this.columnShift,
         lines: this.lines,
@@ -605,11 +761,18 @@ export class HookSet {
     return text;
   }
 
+  /** Done with it: the host keeps it for the next user of the same code. */
   dispose(): void {
+    this.host.recycle(this);
+  }
+
+  /** Frees the runtime. */
+  destroy(): void {
     this.host.forget(this);
     try {
       this.callFn?.dispose();
       this.afterFn?.dispose();
+      this.beginFn?.dispose();
       this.stateFn?.dispose();
       this.infoFn?.dispose();
       this.ctx?.dispose();
@@ -625,6 +788,7 @@ export class HookSet {
   abandon(): void {
     this.callFn = undefined;
     this.afterFn = undefined;
+    this.beginFn = undefined;
     this.stateFn = undefined;
     this.infoFn = undefined;
     this.ctx = undefined;
@@ -649,8 +813,12 @@ export class HookSet {
 
   private evalOrThrow(code: string, file: string): string | undefined {
     const ctx = this.ctx!;
-    this.deadline = Date.now() + this.host.limits.hookTimeoutMs;
-    markStart('(load)');
+    // The engine's own scripts are bounded and need no deadline (a busy machine must not fail
+    // them); the user's file only defines the factory here, its top-level code runs in begin().
+    if (file === USER_FILE) {
+      this.deadline = Date.now() + this.host.limits.hookTimeoutMs;
+      markStart('(load)');
+    }
     let r: ReturnType<QuickJSContext['evalCode']>;
     try {
       r = ctx.evalCode(code, file, { type: 'global', strict: true });
