@@ -2,18 +2,30 @@
 // numbers move without a reload, a dropped connection resumes, and the final numbers equal the
 // run's stored metrics.
 import { expect, test } from '@playwright/test';
-import { launchRun, pct, snap, trpcQuery, waitForRun } from './helpers.ts';
+import { pct, snap, trpcMutation, trpcQuery, waitForRun } from './helpers.ts';
 
 test('the run page updates live and resumes after a reconnect', async ({ page }) => {
   await page.goto('/');
   const total = 100;
-  const runId = await launchRun(page, {
-    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-004' } },
-    policy: 'scripted:household-explorer',
-    k: total,
-    kind: 'validation',
+  // A harness version to validate (a contract that only rewords arrivals).
+  const created = await trpcMutation<{ harnessId: string }>(page, 'harnesses.create', {
+    name: 'Reworded arrivals (live)',
+    spec: {
+      version: 1,
+      env: {
+        type: 'contract',
+        code: "export function filterObservation(o) { return { ...o, text: o.text.replace('You arrive at', 'Now at') }; }",
+        env: { type: 'base', bridge: 'household', task: 'eval_seen-004' },
+      },
+    },
   });
-  await page.goto(`/runs/${runId}`);
+  // Launch the validation run from the harness page; the studio moves to the run page at once.
+  await page.goto(`/harnesses/${created.harnessId}`);
+  await page.getByTestId('launch-policy').selectOption('scripted:household-explorer');
+  await page.getByTestId('launch-k').fill(String(total));
+  await page.getByTestId('launch-run').click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
+  const runId = page.url().split('/').pop()!;
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-state', 'pending');
 
   // Record every distinct episode count the page shows, as it shows it.

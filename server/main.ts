@@ -8,6 +8,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import next from 'next';
 import { appRouter } from './api/root.ts';
 import { closePlaySessions } from './api/routers/play.ts';
+import { closeStudioPool } from './api/studio-pool.ts';
 import { createContext } from './api/trpc.ts';
 import { config } from './config.ts';
 import { closeDb, getDb } from './db/index.ts';
@@ -33,6 +34,7 @@ async function startServices(): Promise<void> {
 
 async function stopServices(): Promise<void> {
   closePlaySessions();
+  await closeStudioPool().catch(() => undefined);
   await closeRollouts().catch((e: unknown) => console.error('rollouts:', e));
   await closeEventBus().catch(() => undefined);
   await closeDb().catch((e: unknown) => console.error('db:', e));

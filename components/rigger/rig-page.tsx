@@ -152,13 +152,13 @@ export function RigPage({ id }: { id: string }) {
   const last = candidates.at(-1);
   const current: Stage = FINAL.has(r.status)
     ? 'validate'
-    : !r.baselineRunId && !diagnosis
+    : !diagnosis
       ? 'observe'
-      : !diagnosis
-        ? 'diagnose'
-        : last && !last.decision
+      : last && !last.decision
+        ? last.validationRunId
           ? 'validate'
-          : 'write';
+          : 'write'
+        : 'write';
   const reached = (s: Stage) =>
     STAGES.findIndex((x) => x.id === s) <= STAGES.findIndex((x) => x.id === current);
   const baselineRate = (diagnosis?.report?.baselineRate as number | undefined) ?? null;

@@ -72,7 +72,12 @@ export function EpisodesTable({ runId }: { runId: string }) {
             </THead>
             <TBody data-testid="episode-rows">
               {items.map((e) => (
-                <TR key={e.id} data-testid="episode-row" data-outcome={e.outcome ?? ''}>
+                <TR
+                  key={e.id}
+                  data-testid="episode-row"
+                  data-episode-id={e.id}
+                  data-outcome={e.outcome ?? ''}
+                >
                   <TD className="tabular-nums text-muted-foreground">{e.ordinal + 1}</TD>
                   <TD className="font-mono text-xs">
                     <Link

@@ -6,6 +6,24 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
+
+type EpisodeRow = RouterOutputs['runs']['episodes']['items'][number];
+
+/** What the rollout service puts in an episode_ended event. */
+interface EpisodeEndedPayload {
+  episodeId: string;
+  ordinal: number;
+  taskId: string;
+  seed: number;
+  outcome: string | null;
+  failureCategory: string | null;
+  errorKind: string | null;
+  error: string | null;
+  steps: number;
+  reward: number | null;
+  durationMs: number;
+}
 
 const COALESCE_MS = 120;
 
@@ -25,6 +43,40 @@ export function useLiveRun(runId: string, active: boolean) {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // An ended episode goes straight into the cached episode list, so its row appears without
+  // waiting for a refetch; the coalesced refresh then brings the exact stored rows and metrics.
+  const addEpisode = useCallback(
+    (payload: EpisodeEndedPayload) => {
+      queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) => {
+        if (!old || old.items.some((e) => e.id === payload.episodeId)) return old;
+        const row: EpisodeRow = {
+          id: payload.episodeId,
+          runId,
+          taskId: payload.taskId,
+          seed: payload.seed,
+          ordinal: payload.ordinal,
+          status: 'done',
+          attempt: 0,
+          outcome: payload.outcome,
+          failureCategory: payload.failureCategory,
+          errorKind: payload.errorKind,
+          errorMessage: payload.error,
+          steps: payload.steps,
+          reward: payload.reward,
+          costReward: null,
+          evaluation: null,
+          legVerdicts: null,
+          durationMs: payload.durationMs,
+          startedAt: null,
+          finishedAt: null,
+        };
+        const items = [...old.items, row].sort((a, b) => a.ordinal - b.ordinal);
+        return { ...old, items };
+      });
+    },
+    [queryClient, trpc, runId],
+  );
+
   const sub = useSubscription(
     trpc.runs.live.subscriptionOptions(
       { runId },
@@ -32,7 +84,12 @@ export function useLiveRun(runId: string, active: boolean) {
         enabled: active,
         // Anything that happened between the first fetch and the stream opening is caught here.
         onStarted: refresh,
-        onData: refresh,
+        onData: (tracked) => {
+          const event = tracked.data;
+          if (event.type === 'episode_ended')
+            addEpisode(event.payload as unknown as EpisodeEndedPayload);
+          refresh();
+        },
       },
     ),
   );

@@ -11,7 +11,7 @@ import { useEffect, useRef } from 'react';
 import { BpeRowMark } from '../bpe/bpe-panel.tsx';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
-import { useTRPC } from '../trpc/client.tsx';
+import { UNBATCHED, useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { cn } from '../ui/cn.ts';
 import { ErrorNote, Kbd, PageHeader, Skeleton } from '../ui/misc.tsx';
@@ -34,7 +34,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
   const router = useRouter();
   const url = useUrlState();
   const episode = useQuery(trpc.runs.episode.queryOptions({ id: episodeId }));
-  const flags = useQuery(trpc.runs.stepFlags.queryOptions({ episodeId }));
+  const flags = useQuery(trpc.runs.stepFlags.queryOptions({ episodeId }, UNBATCHED));
   const filter = (FILTERS.find((f) => f.id === url.get('filter'))?.id ?? '') as FilterId;
 
   const total = flags.data?.total ?? episode.data?.episode.steps ?? 0;
@@ -61,7 +61,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
   const steps = useStepPages(episodeId, total > 0 ? [...visible, selected] : []);
   const step = steps.get(selected);
   const state = useQuery({
-    ...trpc.runs.stateAt.queryOptions({ episodeId, step: selected }),
+    ...trpc.runs.stateAt.queryOptions({ episodeId, step: selected }, UNBATCHED),
     enabled: Boolean(step) && step?.state === undefined,
     placeholderData: keepPreviousData,
     staleTime: Number.POSITIVE_INFINITY,

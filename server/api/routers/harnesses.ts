@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { Action } from '../../../bridges/core/types.ts';
 import { getDb } from '../../db/index.ts';
 import { createHarnessVersion, harnessVersionSelect } from '../../db/queries.ts';
-import { DomainError, HarnessCodeError, NotFoundError } from '../../errors.ts';
-import { createHarness, parseSpec } from '../../harness/index.ts';
+import { NotFoundError } from '../../errors.ts';
+import { parseSpec } from '../../harness/index.ts';
 import { firstBase } from '../../rollouts/episode.ts';
 import { getEpisode } from '../../rollouts/service.ts';
+import { studioJob } from '../studio-pool.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 const NameSchema = z.string().trim().min(1).max(120);
@@ -152,23 +153,9 @@ export const harnessesRouter = router({
    * Builds the stack once (bridges, tasks, hook compilation) and reports the first problem as data,
    * with the hook's line and column, so the editor can point at it.
    */
-  check: publicProcedure.input(z.object({ spec: z.unknown() })).mutation(async ({ input }) => {
-    try {
-      const harness = await createHarness(parseSpec(input.spec));
-      await harness.close();
-      return { ok: true as const };
-    } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      return {
-        ok: false as const,
-        kind: e.name,
-        message: e.message,
-        ...(e instanceof HarnessCodeError
-          ? { hook: e.hook ?? null, line: e.line ?? null, column: e.column ?? null }
-          : {}),
-      };
-    }
-  }),
+  check: publicProcedure
+    .input(z.object({ spec: z.unknown() }))
+    .mutation(({ input }) => studioJob('check', { spec: input.spec })),
 
   /**
    * "Test on a trajectory": replay a recorded episode's agent actions through this spec (same task
@@ -192,19 +179,13 @@ export const harnessesRouter = router({
         take: input.limit,
         select: { action: true },
       });
-      const harness = await createHarness(spec);
-      try {
-        await harness.reset({ seed: episode.seed });
-        const steps = [];
-        for (const row of rows) {
-          const r = await harness.step(row.action as unknown as Action);
-          steps.push(r.record);
-          if (r.terminated || r.truncated) break;
-        }
-        return { episodeId: episode.id, taskId: episode.taskId, seed: episode.seed, steps };
-      } finally {
-        await harness.close();
-      }
+      const { records } = await studioJob('replay', {
+        spec,
+        seed: episode.seed,
+        actions: rows.map((r) => r.action as unknown as Action),
+        untilDone: true,
+      });
+      return { episodeId: episode.id, taskId: episode.taskId, seed: episode.seed, steps: records };
     }),
 
   /** A person's decision on a candidate version; recorded with who and why, shown in history. */

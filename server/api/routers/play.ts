@@ -6,6 +6,7 @@ import type { Json } from '../../../bridges/core/types.ts';
 import { NotFoundError } from '../../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../../harness/index.ts';
 import { ActionSchema, MAX_STAGE_ACTIONS } from '../../harness/spec.ts';
+import { studioJob } from '../studio-pool.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 interface Session {
@@ -117,27 +118,18 @@ export const playRouter = router({
       }),
     )
     .mutation(async ({ input }) => {
-      const harness = await createHarness(parseSpec(input.spec));
-      try {
-        const reset = await harness.reset({ seed: input.seed });
-        let observation = reset.observation;
-        let info = reset.info;
-        let failedAt: number | null = null;
-        for (const [i, action] of input.actions.entries()) {
-          const r = await harness.step(action);
-          observation = r.observation;
-          info = r.info;
-          if ((r.record.invalid || r.record.blocked) && failedAt === null) failedAt = i;
-        }
-        return {
-          observation,
-          admissible: Array.isArray(info.admissibleCommands) ? info.admissibleCommands : [],
-          textTool: harness.textTool() ?? null,
-          failedAt,
-        };
-      } finally {
-        await harness.close();
-      }
+      const r = await studioJob('replay', {
+        spec: input.spec,
+        seed: input.seed,
+        actions: input.actions,
+      });
+      const failed = r.records.findIndex((rec) => rec.invalid || rec.blocked !== undefined);
+      return {
+        observation: r.observation,
+        admissible: r.admissible,
+        textTool: r.textTool,
+        failedAt: failed < 0 ? null : failed,
+      };
     }),
 
   evaluate: publicProcedure

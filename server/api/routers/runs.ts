@@ -2,7 +2,6 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { Action } from '../../../bridges/core/types.ts';
-import { createHarness } from '../../harness/index.ts';
 import { rolloutDb } from '../../rollouts/db.ts';
 import { firstBase } from '../../rollouts/episode.ts';
 import {
@@ -18,6 +17,7 @@ import {
   type RunSummary,
   subscribeRun,
 } from '../../rollouts/service.ts';
+import { studioJob } from '../studio-pool.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -126,19 +126,21 @@ export const runsRouter = router({
     .input(z.object({ episodeId: z.string().min(1) }))
     .query(async ({ input }) => {
       const db = await rolloutDb();
-      const rows = await db.step.findMany({
-        where: { episodeId: input.episodeId },
-        orderBy: { index: 'asc' },
-        select: { index: true, invalid: true, blocked: true, changes: true, reward: true },
-      });
+      // Only indices cross the wire: the steps' JSON stays in the database.
+      const rows = await db.$queryRaw<
+        { index: number; invalid: boolean; blocked: boolean; changed: boolean; rewarded: boolean }[]
+      >`SELECT "index", "invalid", ("blocked" IS NOT NULL) AS "blocked",
+               (jsonb_typeof("changes") = 'array' AND jsonb_array_length("changes") > 0) AS "changed",
+               ("reward" <> 0) AS "rewarded"
+        FROM "Step" WHERE "episodeId" = ${input.episodeId} ORDER BY "index"`;
+      const pick = (key: 'invalid' | 'blocked' | 'changed' | 'rewarded') =>
+        rows.filter((r) => r[key]).map((r) => r.index);
       return {
         total: rows.length,
-        invalid: rows.filter((r) => r.invalid).map((r) => r.index),
-        blocked: rows.filter((r) => r.blocked !== null).map((r) => r.index),
-        changed: rows
-          .filter((r) => Array.isArray(r.changes) && r.changes.length > 0)
-          .map((r) => r.index),
-        rewarded: rows.filter((r) => r.reward !== 0).map((r) => r.index),
+        invalid: pick('invalid'),
+        blocked: pick('blocked'),
+        changed: pick('changed'),
+        rewarded: pick('rewarded'),
       };
     }),
 
@@ -186,14 +188,13 @@ export const runsRouter = router({
         orderBy: { index: 'asc' },
         select: { action: true },
       });
-      const harness = await createHarness(run.spec);
-      try {
-        await harness.reset({ seed: episode.seed, taskId: episode.taskId });
-        for (const row of rows) await harness.step(row.action as unknown as Action);
-        return { step: input.step, state: harness.getEnvState() };
-      } finally {
-        await harness.close();
-      }
+      const { state } = await studioJob('replayState', {
+        spec: run.spec,
+        seed: episode.seed,
+        taskId: episode.taskId,
+        actions: rows.map((r) => r.action as unknown as Action),
+      });
+      return { step: input.step, state };
     }),
 
   events: publicProcedure

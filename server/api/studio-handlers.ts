@@ -1,0 +1,101 @@
+// Work the studio asks of the harness engine that can take long or run user hook code: it runs in
+// an IsolatedPool worker thread (studio-pool.ts), never on the server's main thread, so a replay of
+// 10,000 steps or a hook stuck in a built-in cannot stall the API or the live streams.
+import type { Action, Json } from '../../bridges/core/types.ts';
+import { DomainError, HarnessCodeError } from '../errors.ts';
+import { createHarness, parseSpec } from '../harness/index.ts';
+import type { StepRecord } from '../harness/types.ts';
+
+export interface ReplayStateInput {
+  spec: unknown;
+  seed: number;
+  taskId?: string;
+  actions: Action[];
+}
+
+export interface ReplayInput {
+  spec: unknown;
+  seed: number;
+  actions: Action[];
+  /** Stop at the first step that ends the episode. */
+  untilDone?: boolean;
+}
+
+export type CheckResult =
+  | { ok: true }
+  | {
+      ok: false;
+      kind: string;
+      message: string;
+      hook?: string | null;
+      line?: number | null;
+      column?: number | null;
+    };
+
+export const handlers = {
+  /** The state view after replaying `actions` from reset. */
+  async replayState(raw: unknown): Promise<{ state: Json }> {
+    const input = raw as ReplayStateInput;
+    const harness = await createHarness(parseSpec(input.spec));
+    try {
+      await harness.reset(
+        input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
+      );
+      for (const action of input.actions) await harness.step(action);
+      return { state: harness.getEnvState() };
+    } finally {
+      await harness.close();
+    }
+  },
+
+  /** Reset, replay, and report every step record plus what may be typed next. */
+  async replay(raw: unknown): Promise<{
+    records: StepRecord[];
+    observation: { text: string; data?: Json };
+    admissible: string[];
+    textTool: { name: string; arg: string } | null;
+  }> {
+    const input = raw as ReplayInput;
+    const harness = await createHarness(parseSpec(input.spec));
+    try {
+      const reset = await harness.reset({ seed: input.seed });
+      let observation = reset.observation;
+      let info = reset.info;
+      const records: StepRecord[] = [];
+      for (const action of input.actions) {
+        const r = await harness.step(action);
+        records.push(r.record);
+        observation = r.observation;
+        info = r.info;
+        if (input.untilDone && (r.terminated || r.truncated)) break;
+      }
+      return {
+        records,
+        observation,
+        admissible: Array.isArray(info.admissibleCommands) ? info.admissibleCommands : [],
+        textTool: harness.textTool() ?? null,
+      };
+    } finally {
+      await harness.close();
+    }
+  },
+
+  /** Builds the stack once; the first problem comes back as data (with the hook's line). */
+  async check(raw: unknown): Promise<CheckResult> {
+    try {
+      const harness = await createHarness(parseSpec((raw as { spec: unknown }).spec));
+      await harness.close();
+      return { ok: true };
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      return {
+        ok: false,
+        kind: e.name,
+        message: e.message,
+        ...(e instanceof HarnessCodeError
+          ? { hook: e.hook ?? null, line: e.line ?? null, column: e.column ?? null }
+          : {}),
+      };
+    }
+  },
+};
