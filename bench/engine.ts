@@ -125,6 +125,7 @@ interface SandboxCosts {
   /** A rollout episode's createHarness + reset + close with the contract, minus without it. */
   rolloutEpisodeMs: number;
   identityCallUs: number;
+  identityCallCpuUs: number;
   hostMs: number;
 }
 
@@ -149,8 +150,10 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
   for (let i = 0; i < 500; i++) set.call('filterAction', [action]);
   const calls = 5000;
   t = performance.now();
+  const c = process.cpuUsage();
   for (let i = 0; i < calls; i++) set.call('filterAction', [action]);
   const identityCallUs = ((performance.now() - t) * 1000) / calls;
+  const identityCallCpuUs = cpuUs(c) / calls;
   set.dispose();
   host.dispose();
 
@@ -177,7 +180,7 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
     b.push(performance.now() - t);
   }
   const rolloutEpisodeMs = median(a) - median(b);
-  return { episodeMs, coldLoadMs, rolloutEpisodeMs, identityCallUs, hostMs };
+  return { episodeMs, coldLoadMs, rolloutEpisodeMs, identityCallUs, identityCallCpuUs, hostMs };
 }
 
 export async function benchEngine(): Promise<BenchRow[]> {
@@ -270,7 +273,7 @@ export async function benchEngine(): Promise<BenchRow[]> {
       name: 'sandbox boundary crossing (identity hook)',
       value: sandbox.identityCallUs,
       unit: 'µs/call',
-      note: 'JSON action in and out; target ~20 µs',
+      note: `JSON action in and out; ${sandbox.identityCallCpuUs.toFixed(1)} µs CPU; target ~20 µs`,
     },
     {
       name: 'sandbox set-up per episode (3-hook code, loaded runtime)',

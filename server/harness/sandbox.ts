@@ -48,7 +48,7 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
-  hookTimeoutMs: 200,
+  hookTimeoutMs: 250,
   memoryMiB: 64,
   maxStackBytes: 64 * 1024,
 };
