@@ -10,6 +10,7 @@ const registry = new Map<string, BridgeLoader>([
   // Without configureBridges({ remotes }) naming `remote`, this is the bundled Python reference server.
   ['remote', async () => (await import('./remote/index.ts')).referenceRemoteBridge()],
   ['code-repair', async () => (await import('./code-repair/index.ts')).codeRepairBridge],
+  ['spreadsheet', async () => (await import('./spreadsheet/index.ts')).spreadsheetBridge],
   ['webshop', async () => (await import('./webshop/index.ts')).webshopBridge],
 ]);
 

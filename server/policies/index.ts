@@ -9,6 +9,7 @@ import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
 import { remotePolicies } from './remote/policies.ts';
+import { spreadsheetPolicies } from './spreadsheet/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
 import { webshopPolicies } from './webshop/policies.ts';
@@ -31,6 +32,7 @@ const scripted: Policy[] = [
   ...remotePolicies,
   ...webshopPolicies,
   ...codeRepairPolicies,
+  ...spreadsheetPolicies,
 ];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
