@@ -25,23 +25,45 @@ interface EpisodeEndedPayload {
   durationMs: number;
 }
 
-const COALESCE_MS = 120;
+// The summary (rate, interval, charts) refreshes at most this often while events stream; rows
+// appear at once from the events themselves, and the stored list is re-read less often.
+const SUMMARY_MS = 400;
+const LIST_MS = 2500;
 
 export function useLiveRun(runId: string, active: boolean) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const timers = useRef<Record<'summary' | 'list', ReturnType<typeof setTimeout> | undefined>>({
+    summary: undefined,
+    list: undefined,
+  });
 
+  const schedule = useCallback(
+    (what: 'summary' | 'list', ms: number) => {
+      if (timers.current[what]) return;
+      timers.current[what] = setTimeout(() => {
+        timers.current[what] = undefined;
+        if (what === 'summary') {
+          void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey({ id: runId }) });
+        } else {
+          void queryClient.invalidateQueries({ queryKey: trpc.runs.episodes.pathKey() });
+        }
+      }, ms);
+    },
+    [queryClient, trpc, runId],
+  );
   const refresh = useCallback(() => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey({ id: runId }) });
-      void queryClient.invalidateQueries({ queryKey: trpc.runs.episodes.pathKey() });
-    }, COALESCE_MS);
-  }, [queryClient, trpc, runId]);
+    schedule('summary', SUMMARY_MS);
+    schedule('list', LIST_MS);
+  }, [schedule]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    const t = timers.current;
+    return () => {
+      clearTimeout(t.summary);
+      clearTimeout(t.list);
+    };
+  }, []);
 
   // An ended episode goes straight into the cached episode list, so its row appears without
   // waiting for a refetch; the coalesced refresh then brings the exact stored rows and metrics.
@@ -55,17 +77,14 @@ export function useLiveRun(runId: string, active: boolean) {
           taskId: payload.taskId,
           seed: payload.seed,
           ordinal: payload.ordinal,
-          status: 'done',
+          status: 'done' as EpisodeRow['status'],
           attempt: 0,
-          outcome: payload.outcome,
+          outcome: payload.outcome as EpisodeRow['outcome'],
           failureCategory: payload.failureCategory,
-          errorKind: payload.errorKind,
+          errorKind: payload.errorKind as EpisodeRow['errorKind'],
           errorMessage: payload.error,
           steps: payload.steps,
           reward: payload.reward,
-          costReward: null,
-          evaluation: null,
-          legVerdicts: null,
           durationMs: payload.durationMs,
           startedAt: null,
           finishedAt: null,

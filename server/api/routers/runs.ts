@@ -2,6 +2,7 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { Action } from '../../../bridges/core/types.ts';
+import { pageEpisodes } from '../../db/queries.ts';
 import { rolloutDb } from '../../rollouts/db.ts';
 import { firstBase } from '../../rollouts/episode.ts';
 import {
@@ -11,7 +12,6 @@ import {
   getSteps,
   LaunchRunInputSchema,
   launchRun,
-  listEpisodes,
   listRunEvents,
   listRuns,
   type RunSummary,
@@ -89,15 +89,28 @@ export const runsRouter = router({
         limit: z.number().int().min(1).max(1000).default(200),
       }),
     )
-    .query(({ input }) =>
-      listEpisodes(input.runId, {
-        limit: input.limit,
-        status: 'done',
-        ...(input.outcome ? { outcome: input.outcome } : {}),
-        ...(input.failureCategory ? { failureCategory: input.failureCategory } : {}),
-        ...(input.cursor !== null && input.cursor !== undefined ? { cursor: input.cursor } : {}),
-      }),
-    ),
+    .query(async ({ input }) => {
+      // The list needs no per-episode JSON (reward terms, verdicts): the shared list select keeps
+      // these refetches cheap while a run streams.
+      const db = await rolloutDb();
+      const page = await pageEpisodes(db, input.runId, {
+        take: input.limit,
+        where: {
+          status: 'done',
+          ...(input.outcome ? { outcome: input.outcome } : {}),
+          ...(input.failureCategory ? { failureCategory: input.failureCategory } : {}),
+        },
+        ...(input.cursor !== null && input.cursor !== undefined ? { after: input.cursor } : {}),
+      });
+      return {
+        items: page.items.map((e) => ({
+          ...e,
+          startedAt: e.startedAt?.toISOString() ?? null,
+          finishedAt: e.finishedAt?.toISOString() ?? null,
+        })),
+        nextCursor: page.next ?? null,
+      };
+    }),
 
   episode: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
     const episode = await getEpisode(input.id);
