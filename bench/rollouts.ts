@@ -4,8 +4,8 @@
 // worker` processes, and the ratio. Runnable alone: `npx tsx bench/rollouts.ts`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -67,6 +67,8 @@ async function embedded(): Promise<BenchRow[]> {
       concurrency,
     });
     const before = { ...localQueue().recorder.stats };
+    const load = loadavg()[0] ?? 0;
+    const cpu0 = process.cpuUsage();
     const { runId, summary, seconds } = await timedRun({
       spec: run.spec,
       taskIds: run.taskIds,
@@ -76,6 +78,8 @@ async function embedded(): Promise<BenchRow[]> {
       queue: 'local',
       concurrency,
     });
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const stats = localQueue().recorder.stats;
     const steps = await handle.db.step.count({ where: { episode: { runId } } });
     const n = summary.episodesDone;
@@ -85,7 +89,15 @@ async function embedded(): Promise<BenchRow[]> {
         name: `household ${n} episodes, embedded (PGlite, pool ${concurrency})`,
         value: n / seconds,
         unit: 'episodes/s',
-        note: `${seconds.toFixed(1)} s, ${steps} steps persisted, success ${((m.successRate ?? 0) * 100).toFixed(0)}%, mean steps ${m.meanSteps?.toFixed(1)}, ${stats.flushes - before.flushes} write transactions`,
+        note: `${seconds.toFixed(1)} s, ${steps} steps persisted, success ${((m.successRate ?? 0) * 100).toFixed(0)}%, mean steps ${m.meanSteps?.toFixed(1)}, ${stats.flushes - before.flushes} write transactions, load average ${load.toFixed(1)}`,
+      },
+      {
+        // CPU time of the whole process (main thread with PGlite + pool threads): what the run
+        // costs however busy the machine is, and the rate two idle cores would give.
+        name: 'embedded CPU time per episode (all threads)',
+        value: cpuMs / n,
+        unit: 'ms',
+        note: `=> ${((2 * 1000 * n) / cpuMs).toFixed(0)} episodes/s on 2 idle cores`,
       },
     ];
   } finally {
@@ -134,6 +146,18 @@ function startWorker(
   return { child, ready };
 }
 
+/** User + system CPU of a process so far (Linux /proc, 100 ticks a second), in ms. */
+function procCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 async function stopWorkers(children: ChildProcess[]): Promise<void> {
   await Promise.all(
     children.map(
@@ -175,6 +199,8 @@ async function scaleOut(): Promise<BenchRow[]> {
         seed: seed + 500,
         queue: 'bullmq',
       });
+      const load = loadavg()[0] ?? 0;
+      const cpu0 = started.map((s) => procCpuMs(s.child.pid));
       const r = await timedRun({
         spec: run.spec,
         taskIds: run.taskIds,
@@ -183,11 +209,14 @@ async function scaleOut(): Promise<BenchRow[]> {
         seed,
         queue: 'bullmq',
       });
+      const cpuMs = started.reduce((sum, s, i) => sum + procCpuMs(s.child.pid) - (cpu0[i] ?? 0), 0);
       await stopWorkers(started.map((s) => s.child));
       return {
         rate: r.summary.episodesDone / r.seconds,
         n: r.summary.episodesDone,
         seconds: r.seconds,
+        load,
+        cpuMs,
       };
     };
     const one = await measure(1, 2000);
@@ -197,13 +226,13 @@ async function scaleOut(): Promise<BenchRow[]> {
         name: `BullMQ 1 worker (${one.n} household episodes, PostgreSQL)`,
         value: one.rate,
         unit: 'episodes/s',
-        note: `${one.seconds.toFixed(1)} s`,
+        note: `${one.seconds.toFixed(1)} s, worker CPU ${(one.cpuMs / one.n).toFixed(1)} ms/episode, load average ${one.load.toFixed(1)}`,
       },
       {
         name: `BullMQ 2 workers (same run)`,
         value: two.rate,
         unit: 'episodes/s',
-        note: `${two.seconds.toFixed(1)} s`,
+        note: `${two.seconds.toFixed(1)} s, worker CPU ${(two.cpuMs / two.n).toFixed(1)} ms/episode, load average ${two.load.toFixed(1)}`,
       },
       {
         name: 'BullMQ 2 workers / 1 worker',

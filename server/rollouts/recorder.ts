@@ -221,7 +221,15 @@ export class EpisodeRecorder {
     const records = ops.filter((o): o is Extract<Op, { kind: 'record' }> => o.kind === 'record');
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = await rolloutDb();
-    const statements: Prisma.PrismaPromise<unknown>[] = [];
+    // Every write holds its runs' row locks until commit (that is what orders event ids). A durable
+    // commit waits for the WAL flush — 10 ms and more on a busy disk — and with the lock held
+    // every writer of a run would queue behind it. Writes therefore commit asynchronously: the
+    // lock is released at once and the flush follows within wal_writer_delay. What a database
+    // crash could lose is only unfinished work (an episode left claimed or running), which
+    // resumeUnfinishedRuns() dispatches again; nothing is ever recorded twice.
+    const statements: Prisma.PrismaPromise<unknown>[] = [
+      db.$executeRaw`SET LOCAL synchronous_commit = off`,
+    ];
 
     // A run moves queued -> running exactly once: under READ COMMITTED the status test is
     // re-checked on the latest row after a lock wait, so only one writer gets the row back.
@@ -325,8 +333,7 @@ export class EpisodeRecorder {
         (SELECT count(*) FROM ins)::int AS steps,
         (SELECT count(*) FROM ev)::int AS events`);
 
-    const results =
-      statements.length === 1 ? [await statements[0]] : await db.$transaction(statements);
+    const results = await db.$transaction(statements);
     const main = (results[results.length - 1] as { claimed: ClaimedEpisode[]; won: string[] }[])[0];
     const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
     const won = new Set(main?.won ?? []);
