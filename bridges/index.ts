@@ -23,8 +23,10 @@ export async function getBridge(name: string): Promise<Bridge | undefined> {
   return load ? load() : undefined;
 }
 
+/** Every bridge that loads; one that cannot (a remote server down) is left out, not fatal. */
 export async function listBridges(): Promise<Bridge[]> {
-  return Promise.all([...registry.values()].map((load) => load()));
+  const settled = await Promise.allSettled([...registry.values()].map((load) => load()));
+  return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
 }
 
 /** Adds (or replaces) a bridge. Bridges never read configuration; server code calls this. */
