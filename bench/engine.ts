@@ -306,10 +306,10 @@ export async function benchEngine(): Promise<BenchRow[]> {
       unit: 'ms/episode',
     },
     {
-      name: 'sandbox wasm instance (once per harness, 64 MiB cap)',
+      name: 'sandbox wasm instance (64 MiB cap, pooled per thread)',
       value: sandbox.hostMs,
       unit: 'ms',
-      note: 'reused across episodes; rebuilt only after a fatal hook error',
+      note: 'reused across episodes and harnesses; rebuilt only after a fatal hook error',
     },
   ];
 }
