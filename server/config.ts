@@ -19,6 +19,15 @@ const EnvSchema = z.object({
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Team mode: set a secret (≥ 32 characters) to require sign-in, roles and projects. Unset -> one local user. */
+  AUTH_SECRET: z.string().min(32).optional(),
+  /** Team mode: how long a sign-in lasts. */
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  /** Team mode: default lifetime of a shareable read-only link. */
+  SHARE_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  /** Team mode: the first admin, created at start when no user exists yet. */
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -1,4 +1,5 @@
 // The app router: one sub-router per domain noun. The studio imports only the AppRouter type.
+import { authRouter } from '../auth/router.ts';
 import { harnessesRouter } from './routers/harnesses.ts';
 import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
@@ -9,6 +10,7 @@ import { bridgesRouter, tasksRouter } from './routers/tasks.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
+  auth: authRouter,
   bridges: bridgesRouter,
   tasks: tasksRouter,
   policies: policiesRouter,

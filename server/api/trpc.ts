@@ -2,6 +2,8 @@
 // tRPC codes, and the base procedures every router builds on.
 import type { IncomingMessage } from 'node:http';
 import { initTRPC, TRPCError } from '@trpc/server';
+import type { AuthState } from '../auth/authorize.ts';
+import { authorize, recordCall } from '../auth/authorize.ts';
 import { DomainError } from '../errors.ts';
 
 export type Role = 'admin' | 'member' | 'viewer';
@@ -12,6 +14,8 @@ export interface User {
 
 export interface Context {
   user: User;
+  /** Team mode only (server/auth/context.ts): session, active project and role, or share link. */
+  auth?: AuthState;
 }
 
 /** The embedded default has one local user; team mode will resolve the user from the request here. */
@@ -43,4 +47,13 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+/** Every procedure and subscription is authorised (team mode; server/auth/authorize.ts). */
+const authorizeCall = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
+  const input = await getRawInput();
+  await authorize({ auth: ctx.auth, path, type, input });
+  const result = await next();
+  if (result.ok) await recordCall({ auth: ctx.auth, path, type, input, output: result.data });
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapDomainErrors).use(authorizeCall);
