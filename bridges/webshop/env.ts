@@ -199,6 +199,10 @@ export class WebShopEnv implements ActionableEnv {
     };
     this.mode = readMode(options.options);
     this.actions = [];
+    // Nothing of the previous episode may survive a failed reset.
+    this.view = undefined;
+    this.read = undefined;
+    this.lastObservation = { text: 'No episode yet: call reset with a task.' };
     this.crashed = undefined;
     this.broken = undefined;
     const episode = await openEpisode(task.goal);
