@@ -314,6 +314,10 @@ async function runRound(
   };
 
   // Diagnose
+  if (round === 0) {
+    await db.rig.update({ where: { id: rigId }, data: { baselineRunId: baseline.runId } });
+  }
+
   // With no scored baseline episode there is nothing to diagnose: the errors are the finding.
   const diagnosis: DiagnosisReport =
     baseline.stats.n === 0
@@ -367,12 +371,31 @@ async function runRound(
       { length: input.k },
       (_, i) => input.seed + input.k * (it + 1) + i + round * 10_000,
     );
+    // The row exists from Write on, so the studio shows the candidate (and its run) while it validates.
+    const row = await db.candidate.create({
+      data: {
+        rigId,
+        round,
+        iteration: it,
+        spec: draft.spec as unknown as object,
+        rationale: draft.rationale,
+        ...(draft.template ? { stats: { template: draft.template } } : {}),
+      },
+      select: { id: true },
+    });
     let writeError = await preflight(draft.spec, taskId, seeds.slice(0, 1));
     let launched: Batch | undefined;
     if (!writeError) {
       say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
       try {
-        launched = await rollouts({ ...common, spec: draft.spec, seeds, kind: 'validation' });
+        launched = await rollouts({
+          ...common,
+          spec: draft.spec,
+          seeds,
+          kind: 'validation',
+          onLaunched: (runId) =>
+            db.candidate.update({ where: { id: row.id }, data: { validationRunId: runId } }),
+        });
       } catch (e) {
         // A run the rollout service refuses (code that fails to load there, a set-up it rejects) is
         // the candidate's fault: it goes back to Write like any other write error.
@@ -421,13 +444,9 @@ async function runRound(
       say(`decision ${it + 1}: ${attempt.decision} — ${attempt.feedback}`);
     }
     ctx.attempts.push(attempt);
-    const row = await db.candidate.create({
+    await db.candidate.update({
+      where: { id: row.id },
       data: {
-        rigId,
-        round,
-        iteration: it,
-        spec: draft.spec as unknown as object,
-        rationale: draft.rationale,
         writeError: attempt.writeError ?? null,
         validationRunId: attempt.validation?.runId ?? null,
         stats: {
@@ -438,7 +457,6 @@ async function runRound(
         decision: attempt.decision,
         feedback: attempt.feedback,
       },
-      select: { id: true },
     });
     iterations.push({
       iteration: it,

@@ -18,6 +18,8 @@ export interface RolloutRequest {
   policyOptions?: Record<string, Json>;
   concurrency?: number;
   onProgress?: (text: string) => void;
+  /** Called with the run id as soon as the run exists (before its episodes end). */
+  onLaunched?: (runId: string) => Promise<unknown> | undefined;
 }
 
 function stable(value: unknown): string {
@@ -108,6 +110,7 @@ export async function rollouts(req: RolloutRequest): Promise<Batch> {
     ...(req.policyOptions ? { policyOptions: req.policyOptions } : {}),
   });
   req.onProgress?.(`${req.kind}: run ${runId} (${req.seeds.length} episodes)`);
+  await req.onLaunched?.(runId);
   await waitForRun(runId);
   return readBatch(runId);
 }
