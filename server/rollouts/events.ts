@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Json } from '../../bridges/core/types.ts';
 import { config } from '../config.ts';
+import { InvalidInputError } from '../errors.ts';
 import { rolloutDb } from './db.ts';
 
 export const RUN_EVENT_TYPES = [
@@ -99,6 +100,9 @@ export async function listRunEvents(
   afterId?: string,
   limit = 500,
 ): Promise<RunEventRecord[]> {
+  if (afterId !== undefined && !/^\d{1,19}$/.test(afterId)) {
+    throw new InvalidInputError(`event cursor must be a RunEvent id, got '${afterId}'`);
+  }
   const db = await rolloutDb();
   const rows = await db.runEvent.findMany({
     where: { runId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },

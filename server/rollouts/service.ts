@@ -98,7 +98,8 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
       `a run is limited to ${MAX_EPISODES_PER_RUN} episodes (asked ${total})`,
     );
   }
-  const queue = input.queue ?? (config().REDIS_URL ? 'bullmq' : 'local');
+  // Scale-out by configuration: Redis for the jobs and a PostgreSQL the workers share.
+  const queue = input.queue ?? (config().REDIS_URL && config().DATABASE_URL ? 'bullmq' : 'local');
   if (queue === 'bullmq' && !config().REDIS_URL) {
     throw new InvalidInputError('queue bullmq needs REDIS_URL');
   }
