@@ -9,7 +9,9 @@ import next from 'next';
 import { appRouter } from './api/root.ts';
 import { closePlaySessions } from './api/routers/play.ts';
 import { closeStudioPool } from './api/studio-pool.ts';
-import { createContext } from './api/trpc.ts';
+import { createRequestContext } from './auth/context.ts';
+import { handleAuthRoute } from './auth/http.ts';
+import { ensureAdmin } from './auth/service.ts';
 import { config } from './config.ts';
 import { closeDb, getDb } from './db/index.ts';
 import { loadDemo } from './demo.ts';
@@ -23,6 +25,8 @@ const TRPC_PREFIX = '/api/trpc/';
 async function startServices(): Promise<void> {
   // Opening the database applies pending migrations.
   await getDb();
+  // Team mode's first start: the configured admin and a default project.
+  await ensureAdmin();
   // Episodes a previous process left unfinished are dispatched again (exactly once per episode).
   const resumed = await resumeUnfinishedRuns({ queue: 'local' });
   if (resumed.length > 0) console.log(`resumed ${resumed.length} unfinished run(s)`);
@@ -55,7 +59,8 @@ async function main(): Promise<void> {
     router: appRouter,
     basePath: TRPC_PREFIX,
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => createContext({ req }),
+    // Team mode resolves the session / share cookie here; the embedded default is one local user.
+    createContext: ({ req }) => createRequestContext({ req }),
     onError: ({ error, path: procedure }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
@@ -69,6 +74,7 @@ async function main(): Promise<void> {
       dev,
       trpcPrefix: TRPC_PREFIX,
       trpc: handleTrpc,
+      before: handleAuthRoute,
       next: (req: IncomingMessage, res: ServerResponse) => {
         handleNext(req, res).catch((err: unknown) => {
           console.error('next:', err);

@@ -12,6 +12,8 @@ export interface WebSecurityOptions {
   trpcPrefix: string;
   trpc: (req: IncomingMessage, res: ServerResponse) => void;
   next: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Routes answered before Next (team mode's sign-in, invite and share routes); true = answered. */
+  before?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /**
@@ -113,6 +115,19 @@ export function withWebSecurity(
       o.trpc(req, res);
       return;
     }
-    o.next(req, res);
+    if (!o.before) {
+      o.next(req, res);
+      return;
+    }
+    o.before(req, res).then(
+      (answered) => {
+        if (!answered) o.next(req, res);
+      },
+      (err: unknown) => {
+        console.error('auth route:', err);
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      },
+    );
   };
 }

@@ -97,6 +97,8 @@ export const harnessesRouter = router({
           taskId: base.task,
           description: input.description,
           createdBy: ctx.user.id,
+          // Team mode: the harness belongs to the caller's active project.
+          ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
         },
         select: { id: true },
       });

@@ -71,9 +71,14 @@ export const runsRouter = router({
     .input(z.object({ id: z.string().min(1) }))
     .query(({ input }) => getRunSummary(input.id)),
 
-  launch: publicProcedure
-    .input(LaunchRunInputSchema)
-    .mutation(({ input, ctx }) => launchRun({ ...input, createdBy: ctx.user.id })),
+  launch: publicProcedure.input(LaunchRunInputSchema).mutation(({ input, ctx }) =>
+    launchRun({
+      ...input,
+      createdBy: ctx.user.id,
+      // Team mode: a run belongs to the caller's active project (authorised by the middleware).
+      ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+    }),
+  ),
 
   cancel: publicProcedure
     .input(z.object({ id: z.string().min(1) }))

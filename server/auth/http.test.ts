@@ -1,0 +1,132 @@
+// Team mode over HTTP (the server's real request pipeline with a stand-in for Next): pages need a
+// session, the sign-in form sets an HttpOnly cookie the API then honours, share links set a
+// read-only cookie and land on the shared page.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../api/root.ts';
+import { type Config, config, setConfig } from '../config.ts';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import { withWebSecurity } from '../hardening/web.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { createRequestContext } from './context.ts';
+import { handleAuthRoute } from './http.ts';
+import { addMember, createProject, createShareToken, createUser } from './service.ts';
+
+let handle: TestDb;
+let saved: Config;
+let server: Server;
+let base: string;
+let runId = '';
+
+beforeAll(async () => {
+  saved = config();
+  setConfig({ AUTH_SECRET: 'http-test-secret-0123456789abcdefghijkl' });
+  handle = await createTestDb('pglite');
+  setRolloutDb(handle.db);
+  const user = await createUser({ email: 'r@x.test', password: 'researcher-pass' });
+  const project = await createProject({ name: 'Alpha', by: user.id });
+  await addMember({ userId: user.id, projectId: project.id, role: 'researcher', by: user.id });
+  runId = (
+    await handle.db.run.create({
+      data: {
+        policy: 'scripted:x',
+        spec: { version: 1, env: { type: 'base', bridge: 'toy24', task: 't' } },
+        taskIds: ['t'],
+        k: 1,
+        seeds: [0],
+        maxSteps: 1,
+        rewardParams: {},
+        projectId: project.id,
+      },
+    })
+  ).id;
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/api/trpc/',
+    createContext: ({ req }) => createRequestContext({ req }),
+  });
+  server = createServer(
+    withWebSecurity({
+      trpcPrefix: '/api/trpc/',
+      trpc,
+      before: handleAuthRoute,
+      next: (_req, res) => {
+        res.setHeader('Content-Type', 'text/html');
+        res.end('<p>studio page</p>');
+      },
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  setRolloutDb(undefined);
+  setConfig(saved);
+  await handle.close();
+});
+
+const get = (path: string, cookie?: string) =>
+  fetch(`${base}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+
+function cookieFrom(res: Response, name: string): string {
+  const found = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  expect(found, `${name} cookie`).toBeDefined();
+  expect(found).toContain('HttpOnly');
+  expect(found).toContain('SameSite=Lax');
+  return found!.split(';')[0]!;
+}
+
+const byId = (id: string) =>
+  `/api/trpc/runs.byId?input=${encodeURIComponent(JSON.stringify({ id }))}`;
+
+describe('team mode over HTTP', () => {
+  it('sends anonymous page visits to the sign-in form, and the API answers 401', async () => {
+    const page = await get('/runs/abc?step=2');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/signin?next=%2Fruns%2Fabc%3Fstep%3D2');
+    expect((await get('/signin')).status).toBe(200);
+    expect((await get(byId(runId))).status).toBe(401);
+  });
+
+  it('signs in with the form; the session cookie opens pages and the API', async () => {
+    const bad = await fetch(`${base}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=r%40x.test&password=wrong-password&next=%2Fruns',
+    });
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).toContain('wrong email or password');
+
+    const ok = await fetch(`${base}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=r%40x.test&password=researcher-pass&next=%2F%2Fevil.example',
+    });
+    expect(ok.status).toBe(303);
+    // An off-site `next` is never followed.
+    expect(ok.headers.get('location')).toBe('/');
+    const session = cookieFrom(ok, 'eh_session');
+    expect((await get('/runs', session)).status).toBe(200);
+    const api = await get(byId(runId), session);
+    expect(api.status).toBe(200);
+  });
+
+  it('a share link sets a read-only cookie and lands on the run page', async () => {
+    const { token } = createShareToken({ kind: 'run', ids: [runId], by: 'test' });
+    const res = await get(`/share/${token}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/runs/${runId}`);
+    const share = cookieFrom(res, 'eh_share');
+    expect((await get(`/runs/${runId}`, share)).status).toBe(200);
+    expect((await get(byId(runId), share)).status).toBe(200);
+    expect((await get('/api/trpc/runs.list', share)).status).toBe(403);
+    expect((await get('/share/not.valid')).status).toBe(410);
+  });
+});

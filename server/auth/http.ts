@@ -1,0 +1,215 @@
+// Team mode's plain HTTP routes (no JavaScript needed): the sign-in form, sign-out, accepting an
+// invite, and opening a share link (which sets a read-only cookie and redirects to the page).
+// Pages other than these need a session or a share cookie; the API checks every call itself.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { config } from '../config.ts';
+import { DomainError } from '../errors.ts';
+import { rolloutDb } from '../rollouts/db.ts';
+import { PROJECT_COOKIE, parseCookies, SESSION_COOKIE, SHARE_COOKIE } from './context.ts';
+import { acceptInvite, readShareToken, sessionUserId, signIn, teamMode } from './service.ts';
+import type { SharePayload } from './tokens.ts';
+
+const FORM_LIMIT = 16 * 1024;
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(res: ServerResponse, status: number, title: string, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · EnvHarness Studio</title>
+<style>body{font-family:system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.4rem}button{margin-top:1rem;padding:.4rem 1rem}.error{color:#b00020}</style>
+</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
+}
+
+function redirect(res: ServerResponse, location: string, cookies: string[] = []): void {
+  res.statusCode = 303;
+  if (cookies.length) res.setHeader('Set-Cookie', cookies);
+  res.setHeader('Location', location);
+  res.end();
+}
+
+function cookie(name: string, value: string, maxAgeSeconds: number): string {
+  return `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT) throw new DomainError('form too large');
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Only same-site relative paths: a sign-in link cannot bounce the user to another site. */
+function safeNext(value: string | null): string {
+  return value?.startsWith('/') && !value.startsWith('//') ? value : '/';
+}
+
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function signInForm(next: string, error?: string): string {
+  return `${error ? `<p class="error" data-testid="signin-error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/signin">
+<input type="hidden" name="next" value="${escapeHtml(next)}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required data-testid="signin-email">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required data-testid="signin-password">
+<button type="submit" data-testid="signin-submit">Sign in</button></form>`;
+}
+
+/** Where a share link lands: the studio page of the shared thing. */
+export async function sharePath(share: SharePayload): Promise<string> {
+  const db = await rolloutDb();
+  switch (share.kind) {
+    case 'run':
+      return `/runs/${share.ids[0]}`;
+    case 'comparison':
+      return `/compare?compare=${share.ids.join('..')}`;
+    case 'trajectory': {
+      const ep = await db.episode.findUnique({
+        where: { id: share.ids[0] },
+        select: { runId: true },
+      });
+      return ep ? `/runs/${ep.runId}/episodes/${share.ids[0]}` : '/';
+    }
+    case 'harnessVersion': {
+      const v = await db.harnessVersion.findUnique({
+        where: { id: share.ids[0] },
+        select: { harnessId: true },
+      });
+      return v ? `/harnesses/${v.harnessId}?version=${share.ids[0]}` : '/';
+    }
+  }
+}
+
+/**
+ * Handles the auth routes and gates pages in team mode. Returns true when it answered the
+ * request; false lets the caller hand it to Next (or tRPC, which authorises each call).
+ */
+export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (!teamMode()) return false;
+  const url = new URL(req.url ?? '/', 'http://studio');
+  const path = url.pathname;
+  const cookies = parseCookies(req.headers.cookie);
+
+  if (path === '/signin') {
+    if (req.method === 'POST') {
+      if (!sameOrigin(req)) {
+        page(res, 403, 'Sign in', '<p>Cross-site sign-in refused.</p>');
+        return true;
+      }
+      const form = await readForm(req);
+      const next = safeNext(form.get('next'));
+      try {
+        const { token, maxAgeSeconds } = await signIn(
+          form.get('email') ?? '',
+          form.get('password') ?? '',
+        );
+        redirect(res, next, [
+          cookie(SESSION_COOKIE, token, maxAgeSeconds),
+          cookie(SHARE_COOKIE, '', 0),
+        ]);
+      } catch (e) {
+        page(
+          res,
+          401,
+          'Sign in',
+          signInForm(next, e instanceof DomainError ? e.message : 'sign-in failed'),
+        );
+      }
+      return true;
+    }
+    page(res, 200, 'Sign in', signInForm(safeNext(url.searchParams.get('next'))));
+    return true;
+  }
+
+  if (path === '/signout' && req.method === 'POST') {
+    redirect(res, '/signin', [cookie(SESSION_COOKIE, '', 0), cookie(PROJECT_COOKIE, '', 0)]);
+    return true;
+  }
+
+  const invite = /^\/invite\/([\w-]+)$/.exec(path);
+  if (invite) {
+    const token = invite[1]!;
+    if (req.method === 'POST') {
+      if (!sameOrigin(req)) {
+        page(res, 403, 'Join', '<p>Cross-site request refused.</p>');
+        return true;
+      }
+      const form = await readForm(req);
+      try {
+        const email = form.get('email') ?? '';
+        const password = form.get('password') ?? '';
+        await acceptInvite({ token, email, password, name: form.get('name') ?? '' });
+        const session = await signIn(email, password);
+        redirect(res, '/', [cookie(SESSION_COOKIE, session.token, session.maxAgeSeconds)]);
+      } catch (e) {
+        page(
+          res,
+          400,
+          'Join',
+          `<p class="error">${escapeHtml(e instanceof DomainError ? e.message : 'could not join')}</p>`,
+        );
+      }
+      return true;
+    }
+    page(
+      res,
+      200,
+      'Join the studio',
+      `<form method="post"><label for="name">Name</label><input id="name" name="name">
+<label for="email">Email</label><input id="email" name="email" type="email" required>
+<label for="password">Password (8+ characters)</label><input id="password" name="password" type="password" minlength="8" required>
+<button type="submit">Join</button></form>`,
+    );
+    return true;
+  }
+
+  const share = /^\/share\/([\w-]+\.[\w-]+)$/.exec(path);
+  if (share) {
+    const payload = readShareToken(share[1]!);
+    if (!payload) {
+      page(res, 410, 'Link expired', '<p>This share link is invalid or has expired.</p>');
+      return true;
+    }
+    const maxAge = payload.exp - Math.floor(Date.now() / 1000);
+    redirect(res, await sharePath(payload), [cookie(SHARE_COOKIE, share[1]!, maxAge)]);
+    return true;
+  }
+
+  // Pages need someone: a session, or a share cookie (the API limits what a share may read).
+  const isPage =
+    req.method === 'GET' &&
+    !path.startsWith('/_next/') &&
+    !path.startsWith('/api/') &&
+    !/\.[a-z0-9]+$/i.test(path);
+  if (isPage) {
+    const session = cookies[SESSION_COOKIE];
+    const signedIn = session ? sessionUserId(session) !== undefined : false;
+    const shared = cookies[SHARE_COOKIE] ? readShareToken(cookies[SHARE_COOKIE]) : undefined;
+    if (!signedIn && !shared) {
+      redirect(res, `/signin?next=${encodeURIComponent(url.pathname + url.search)}`);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** For the CLI and tests: the cookie name and lifetime of sessions. */
+export const sessionCookie = {
+  name: SESSION_COOKIE,
+  maxAgeHours: () => config().SESSION_TTL_HOURS,
+};
