@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 
 export const CHECKOUT_ROOT = join(tmpdir(), 'envharness-code-repair');
 
@@ -23,6 +24,17 @@ function killGroup(pid: number): void {
 function onExit(): void {
   for (const pid of liveGroups) killGroup(pid);
   for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  // Worker threads cannot clean up when they are terminated: at process exit the main thread
+  // removes every checkout of this process, whichever thread made it.
+  if (isMainThread) {
+    try {
+      for (const name of readdirSync(CHECKOUT_ROOT))
+        if (name.startsWith(`${process.pid}-`))
+          rmSync(join(CHECKOUT_ROOT, name), { recursive: true, force: true });
+    } catch {
+      // No checkout root: nothing to remove.
+    }
+  }
 }
 
 function hook(): void {
@@ -82,6 +94,10 @@ export function releaseGroup(pid: number, kill: boolean): void {
   if (kill) killGroup(pid);
   liveGroups.delete(pid);
 }
+
+// The main thread hooks its exit cleanup as soon as the bridge is loaded, so checkouts made by
+// worker threads are removed at exit even when the main thread never opened an episode.
+if (isMainThread) hook();
 
 /** For tests: what this process still holds. */
 export function liveResources(): { dirs: string[]; groups: number[] } {

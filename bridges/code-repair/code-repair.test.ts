@@ -176,4 +176,15 @@ describe('episodes end to end (spawns node)', () => {
     const pid = /PID (\d+)/.exec(run.stdout)?.[1];
     expect(readdirSync(CHECKOUT_ROOT).some((n) => n.startsWith(`${pid}-`))).toBe(false);
   });
+
+  it('a terminated worker thread leaves no checkout once the process exits', () => {
+    const script = fileURLToPath(new URL('./testing/worker-terminated.mts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script, visibleTask('money').id], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    const dir = /CHECKOUT (\S+)/.exec(run.stdout)?.[1];
+    expect(dir, run.stderr).toBeDefined();
+    expect(existsSync(dir!)).toBe(false);
+  });
 });

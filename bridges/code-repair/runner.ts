@@ -1,6 +1,7 @@
 // Runs node:test files in a child process with a time limit, a heap limit and a cap on output;
 // the child leads its own process group, so a timeout kills everything it started.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { releaseGroup, trackGroup } from './cleanup.ts';
@@ -8,6 +9,7 @@ import { releaseGroup, trackGroup } from './cleanup.ts';
 const REPORTER = fileURLToPath(new URL('./reporter.mjs', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./run-entry.mjs', import.meta.url));
 const MAX_OUTPUT = 1 << 20;
+const TIMEOUT_BIN = ['/usr/bin/timeout', '/bin/timeout'].find((p) => existsSync(p));
 
 export interface TestOutcome {
   /** `<file relative to the checkout>::<test name>`, as FAIL_TO_PASS / PASS_TO_PASS list them. */
@@ -63,7 +65,12 @@ export function runNodeTests(o: RunOptions): Promise<RunReport> {
   ];
   return new Promise((resolve, reject) => {
     // An empty environment: no NODE_OPTIONS (loaders, inspectors) leak into the code under test.
-    const child = spawn(process.execPath, args, {
+    // coreutils `timeout` is a backstop that holds even if this thread or process dies first.
+    const hardLimit = String(Math.ceil(o.timeoutMs / 1000) + 5);
+    const [command, commandArgs] = TIMEOUT_BIN
+      ? [TIMEOUT_BIN, ['-s', 'KILL', hardLimit, process.execPath, ...args]]
+      : [process.execPath, args];
+    const child = spawn(command, commandArgs, {
       cwd: o.cwd,
       detached: true,
       env: { NODE_ENV: 'test' },
