@@ -122,6 +122,20 @@ export async function runMetrics(db: Tx, runId: string): Promise<RunMetrics> {
   return computeMetrics(rows);
 }
 
+const embedded = new WeakMap<object, Promise<boolean>>();
+
+/** PGlite (in-process WebAssembly PostgreSQL) or a PostgreSQL server, asked once per client. */
+function isEmbedded(db: Awaited<ReturnType<typeof rolloutDb>>): Promise<boolean> {
+  let known = embedded.get(db);
+  if (!known) {
+    known = db.$queryRaw<{ version: string }[]>`SELECT version() AS version`.then((rows) =>
+      /PGlite/i.test(rows[0]?.version ?? ''),
+    );
+    embedded.set(db, known);
+  }
+  return known;
+}
+
 export interface RecorderOptions {
   /** Wait this long after the first queued operation so that others join its transaction. */
   lingerMs?: number;
@@ -221,15 +235,18 @@ export class EpisodeRecorder {
     const records = ops.filter((o): o is Extract<Op, { kind: 'record' }> => o.kind === 'record');
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = await rolloutDb();
-    // Every write holds its runs' row locks until commit (that is what orders event ids). A durable
-    // commit waits for the WAL flush — 10 ms and more on a busy disk — and with the lock held
-    // every writer of a run would queue behind it. Writes therefore commit asynchronously: the
-    // lock is released at once and the flush follows within wal_writer_delay. What a database
-    // crash could lose is only unfinished work (an episode left claimed or running), which
-    // resumeUnfinishedRuns() dispatches again; nothing is ever recorded twice.
-    const statements: Prisma.PrismaPromise<unknown>[] = [
-      db.$executeRaw`SET LOCAL synchronous_commit = off`,
-    ];
+    const statements: Prisma.PrismaPromise<unknown>[] = [];
+    if (!(await isEmbedded(db))) {
+      // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
+      // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy
+      // disk — and with the lock held every writer of a run would queue behind it. So writes
+      // commit asynchronously: the lock is released at once, the WAL writer flushes within
+      // wal_writer_delay. A server crash can lose only that last moment, i.e. leave episodes
+      // claimed or running, which resumeUnfinishedRuns() dispatches again — never a duplicate.
+      // PGlite has no WAL writer (nothing would flush until a later durable commit) and no
+      // concurrent writers to wait for, so it keeps durable commits.
+      statements.push(db.$executeRaw`SET LOCAL synchronous_commit = off`);
+    }
 
     // A run moves queued -> running exactly once: under READ COMMITTED the status test is
     // re-checked on the latest row after a lock wait, so only one writer gets the row back.
@@ -333,7 +350,8 @@ export class EpisodeRecorder {
         (SELECT count(*) FROM ins)::int AS steps,
         (SELECT count(*) FROM ev)::int AS events`);
 
-    const results = await db.$transaction(statements);
+    const results =
+      statements.length === 1 ? [await statements[0]] : await db.$transaction(statements);
     const main = (results[results.length - 1] as { claimed: ClaimedEpisode[]; won: string[] }[])[0];
     const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
     const won = new Set(main?.won ?? []);
