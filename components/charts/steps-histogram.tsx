@@ -20,7 +20,7 @@ export interface HistogramEpisode {
 export function stepBins(episodes: HistogramEpisode[], maxSteps: number, binCount = 10) {
   const width = Math.max(1, Math.ceil((maxSteps + 1) / binCount));
   const bins = Array.from({ length: Math.ceil((maxSteps + 1) / width) }, (_, i) => ({
-    label: width === 1 ? `${i}` : `${i * width}–${i * width + width - 1}`,
+    label: width === 1 ? `${i}` : `${i * width}–${Math.min(maxSteps, i * width + width - 1)}`,
     success: 0,
     failure: 0,
   }));

@@ -59,7 +59,7 @@ export function RunsTable({
                 <GitCompare /> Compare {picked.length}/2
               </Link>
             ) : (
-              <span>
+              <span className="inline-flex items-center gap-2">
                 <GitCompare /> Compare {picked.length}/2
               </span>
             )}
@@ -110,18 +110,18 @@ export function RunsTable({
                 </div>
               </TD>
               {!compact ? (
-                <TD className="font-mono text-xs">
+                <TD className="font-mono text-xs whitespace-nowrap">
                   {r.bridge}:{r.task}
                 </TD>
               ) : null}
-              <TD className="font-mono text-xs">{r.policy}</TD>
+              <TD className="font-mono text-xs whitespace-nowrap">{r.policy}</TD>
               <TD>
                 <RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />
               </TD>
               <TD className="text-right font-semibold tabular-nums" data-testid="run-success">
                 {pct(r.metrics.successRate)}
               </TD>
-              <TD className="text-right text-xs text-muted-foreground tabular-nums">
+              <TD className="text-right text-xs whitespace-nowrap text-muted-foreground tabular-nums">
                 {r.metrics.successRate === null ? '—' : interval(r.metrics.interval)}
               </TD>
               <TD className="text-right tabular-nums">{num(r.metrics.meanSteps)}</TD>

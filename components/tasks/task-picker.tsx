@@ -126,42 +126,48 @@ export function TaskPicker() {
             </div>
           </div>
           <ErrorNote error={tasks.error} />
-          <Table>
-            <THead>
-              <TR>
-                <TH>Task</TH>
-                <TH>Type</TH>
-                <TH>Split</TH>
-                <TH>Goal</TH>
-                <TH className="w-8" />
-              </TR>
-            </THead>
-            <TBody data-testid="task-rows">
-              {items.map((t) => (
-                <TR key={t.id} className="group">
-                  <TD className="font-mono text-xs whitespace-nowrap">
-                    <Link
-                      href={taskHref(selected ?? '', t.id)}
-                      className="hover:text-primary hover:underline"
-                      data-testid="task-link"
-                    >
-                      {t.id}
-                    </Link>
-                  </TD>
-                  <TD>
-                    <Badge variant="accent">{t.type}</Badge>
-                  </TD>
-                  <TD className="text-xs text-muted-foreground">{t.split}</TD>
-                  <TD className="max-w-[520px] truncate text-sm" title={t.goal}>
-                    {t.goal}
-                  </TD>
-                  <TD>
-                    <ChevronRight className="size-4 text-muted-foreground opacity-0 group-hover:opacity-100" />
-                  </TD>
+          <div className="max-h-[calc(100vh-280px)] min-h-[320px] overflow-auto">
+            <Table>
+              <THead className="sticky top-0 z-10 bg-card">
+                <TR>
+                  <TH>Task</TH>
+                  <TH>Type</TH>
+                  <TH>Split</TH>
+                  <TH className="text-right">Difficulty</TH>
+                  <TH>Goal</TH>
+                  <TH className="w-8" />
                 </TR>
-              ))}
-            </TBody>
-          </Table>
+              </THead>
+              <TBody data-testid="task-rows">
+                {items.map((t) => (
+                  <TR key={t.id} className="group">
+                    <TD className="font-mono text-xs whitespace-nowrap">
+                      <Link
+                        href={taskHref(selected ?? '', t.id)}
+                        className="hover:text-primary hover:underline"
+                        data-testid="task-link"
+                      >
+                        {t.id}
+                      </Link>
+                    </TD>
+                    <TD>
+                      <Badge variant="accent">{t.type}</Badge>
+                    </TD>
+                    <TD className="text-xs text-muted-foreground">{t.split}</TD>
+                    <TD className="text-right text-xs text-muted-foreground tabular-nums">
+                      {t.difficulty === undefined ? '—' : t.difficulty.toFixed(2)}
+                    </TD>
+                    <TD className="max-w-[520px] truncate text-sm" title={t.goal}>
+                      {t.goal}
+                    </TD>
+                    <TD>
+                      <ChevronRight className="size-4 text-muted-foreground opacity-0 group-hover:opacity-100" />
+                    </TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          </div>
           {tasks.isPending && selected ? <Skeleton className="m-4 h-40" /> : null}
           {tasks.data && items.length === 0 ? (
             <div className="p-4">
