@@ -19,12 +19,33 @@ const EnvSchema = z.object({
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * Environment servers attached as bridges (bridges/remote/README.md): `name=url[,name=url]`.
+   * A remote named `remote` replaces the bundled reference server.
+   */
+  REMOTE_ENVS: z
+    .string()
+    .regex(
+      /^\s*[a-z][\w-]*=https?:\/\/[^\s,]+(\s*,\s*[a-z][\w-]*=https?:\/\/[^\s,]+)*\s*$/,
+      'expected name=url[,name=url], e.g. alfworld=http://127.0.0.1:8000',
+    )
+    .optional(),
   /** Team mode: set a secret (≥ 32 characters) to require sign-in, roles and projects. Unset -> one local user. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** Team mode: how long a sign-in lasts. */
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
   /** Team mode: default lifetime of a shareable read-only link. */
-  SHARE_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  SHARE_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 7),
   /** Team mode: the first admin, created at start when no user exists yet. */
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),

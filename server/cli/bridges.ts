@@ -1,6 +1,7 @@
 // Bridge lookup for commands: a NotFoundError that lists what exists.
 
 import type { Bridge } from '../../bridges/core/types.ts';
+import '../bridges.ts';
 import { bridgeNames, getBridge } from '../../bridges/index.ts';
 import { NotFoundError } from '../errors.ts';
 

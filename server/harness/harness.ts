@@ -16,6 +16,7 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import '../bridges.ts';
 import { bridgeNames, getBridge } from '../../bridges/index.ts';
 import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
 import { BaseLayer } from './base.ts';

@@ -1,6 +1,7 @@
 // Bridges and their tasks, straight from the bridge registry (no database involved).
 import { z } from 'zod';
 import type { Bridge, TaskInfo } from '../../../bridges/core/types.ts';
+import '../../bridges.ts';
 import { getBridge, listBridges } from '../../../bridges/index.ts';
 import { NotFoundError } from '../../errors.ts';
 import { publicProcedure, router } from '../trpc.ts';

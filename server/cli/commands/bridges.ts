@@ -1,3 +1,4 @@
+import '../../bridges.ts';
 import { listBridges } from '../../../bridges/index.ts';
 import { type Command, flag, json } from '../command.ts';
 
