@@ -8,7 +8,8 @@ export default defineConfig({
       'components/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
-    exclude: ['node_modules', 'e2e', '.next'],
+    // The long hardening tests run in `npm run test:hardening` (vitest.hardening.config.ts).
+    exclude: ['node_modules', 'e2e', '.next', '**/*.hardening.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
