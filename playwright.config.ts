@@ -1,9 +1,37 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 // Real Chromium (Debian's /usr/bin/chromium; no browser download here) against the real studio
 // server, built and started with a fresh embedded database so every run starts clean.
 const PORT = 3210;
 const DATA_DIR = '.data-e2e';
+
+// One e2e run at a time on a machine: they share the port and the build folder. A second run waits
+// for the first instead of failing on a busy port. Only the runner process takes the lock (its test
+// workers load this file too, with the variable set).
+function holdMachineLock(dir: string): void {
+  if (process.env.E2E_LOCK_HELD) return;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(`${dir}/pid`, String(process.pid));
+      break;
+    } catch {
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(`${dir}/pid`, 'utf8'));
+        process.kill(owner, 0);
+      } catch {
+        if (owner) rmSync(dir, { recursive: true, force: true }); // its owner is gone
+      }
+      Atomics.wait(sleeper, 0, 0, 1000);
+    }
+  }
+  process.env.E2E_LOCK_HELD = '1';
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+}
+holdMachineLock('/tmp/envharness-e2e.lock');
 
 export default defineConfig({
   testDir: 'e2e',
@@ -14,7 +42,11 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   retries: 0,
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: 'playwright-report' }],
+    ['json', { outputFile: 'reports/playwright.json' }],
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1440, height: 900 },
