@@ -1,7 +1,13 @@
 // The rigs as the studio sees them: launch a rig in the background (answering with its id as soon
 // as it exists), read a rig with its diagnoses, candidates and decisions, list rigs, and record a
 // person's approval or rejection of a candidate whatever the automatic decision was.
+import {
+  createHarnessWithVersion,
+  decideHarnessVersion,
+  saveHarnessVersion,
+} from '../api/harness-library.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { parseSpec } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { rolloutDb } from '../rollouts/db.ts';
 import { type RigInput, runRig } from './loop.ts';
@@ -35,6 +41,8 @@ export interface RigCandidateView {
   decision: string | null;
   feedback: string | null;
   approval: { decision: string; reason: string; by: string; at: string } | null;
+  /** The harness-library version an approval saved this candidate as (opens in the editor). */
+  library: { harnessId: string; harnessVersionId: string; version: number } | null;
 }
 
 export interface RigView {
@@ -73,7 +81,10 @@ export async function getRig(id: string): Promise<RigView> {
       diagnoses: { orderBy: { round: 'asc' } },
       candidates: {
         orderBy: [{ round: 'asc' }, { iteration: 'asc' }],
-        include: { approvals: { orderBy: { at: 'desc' }, take: 1 } },
+        include: {
+          approvals: { orderBy: { at: 'desc' }, take: 1 },
+          harnessVersion: { select: { id: true, harnessId: true, version: true } },
+        },
       },
     },
   });
@@ -119,6 +130,13 @@ export async function getRig(id: string): Promise<RigView> {
         approval: a
           ? { decision: a.decision, reason: a.reason, by: a.by, at: a.at.toISOString() }
           : null,
+        library: c.harnessVersion
+          ? {
+              harnessId: c.harnessVersion.harnessId,
+              harnessVersionId: c.harnessVersion.id,
+              version: c.harnessVersion.version,
+            }
+          : null,
       };
     }),
   };
@@ -147,24 +165,126 @@ export async function listRigs(o: { bridge?: string; taskId?: string; limit?: nu
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
-/** A person's verdict on a candidate, kept beside the automatic decision (never replacing it). */
+function stripScene(task: string): string {
+  return task.replace(/@scene\d+$/, '');
+}
+
+export interface ReviewResult {
+  id: string;
+  decision: 'approve' | 'reject';
+  by: string;
+  at: string;
+  /** Set once the candidate is in the task's harness library. */
+  harnessId: string | null;
+  harnessVersionId: string | null;
+}
+
+/**
+ * A person's verdict on a candidate, kept beside the automatic decision (never replacing it).
+ * Approving files the candidate's spec in the task's harness library: one harness per rig (created
+ * on the first approval, later approvals add versions), an immutable version linked from the
+ * candidate, the harness marked approved. Rejecting needs a reason; a candidate already in the
+ * library takes its harness to "rejected" the same way the harness page's decision does.
+ */
 export async function reviewCandidate(input: {
   candidateId: string;
   decision: 'approve' | 'reject';
   reason?: string;
   by: string;
-}): Promise<{ id: string }> {
+  projectId?: string;
+}): Promise<ReviewResult> {
   const db = await rolloutDb();
   const c = await db.candidate.findUnique({
     where: { id: input.candidateId },
-    select: { id: true, writeError: true },
+    select: {
+      id: true,
+      round: true,
+      iteration: true,
+      spec: true,
+      rationale: true,
+      writeError: true,
+      decision: true,
+      stats: true,
+      harnessVersionId: true,
+      rig: {
+        select: { id: true, bridge: true, taskId: true, policy: true, projectId: true },
+      },
+    },
   });
   if (!c) throw new NotFoundError(`candidate '${input.candidateId}' not found`);
+  const reason = (input.reason ?? '').trim();
   if (input.decision === 'approve' && c.writeError) {
     throw new InvalidInputError('a candidate the environment rejected cannot be approved');
   }
-  return db.approval.create({
-    data: { candidateId: c.id, decision: input.decision, reason: input.reason ?? '', by: input.by },
-    select: { id: true },
+  if (input.decision === 'reject' && !reason) {
+    throw new InvalidInputError('say why the candidate is rejected (reason)');
+  }
+
+  let versionId = c.harnessVersionId;
+  if (input.decision === 'approve' && !versionId) {
+    const spec = parseSpec(c.spec);
+    const template = (c.stats as { template?: unknown } | null)?.template;
+    const versionName = `#${c.iteration + 1}${c.round > 0 ? ` round ${c.round + 1}` : ''}${
+      typeof template === 'string' ? ` · ${template}` : ''
+    }`;
+    const note = c.rationale.slice(0, 2000);
+    const sibling = await db.candidate.findFirst({
+      where: { rigId: c.rig.id, harnessVersionId: { not: null } },
+      select: { harnessVersion: { select: { harnessId: true } } },
+    });
+    const harnessId = sibling?.harnessVersion?.harnessId;
+    const version = harnessId
+      ? await saveHarnessVersion(db, {
+          harnessId,
+          name: versionName,
+          spec,
+          note,
+          createdBy: input.by,
+        })
+      : (
+          await createHarnessWithVersion(db, {
+            name: `EnvRigger: ${stripScene(c.rig.taskId)} vs ${c.rig.policy}`,
+            spec,
+            versionName,
+            note,
+            description: `Approved from rig ${c.rig.id} (${c.rig.bridge}:${c.rig.taskId}, policy ${c.rig.policy}).`,
+            createdBy: input.by,
+            projectId: input.projectId ?? c.rig.projectId,
+            // Filed under the benchmark task (the spec itself keeps the pinned scene).
+            taskId: stripScene(c.rig.taskId),
+          })
+        ).version;
+    versionId = version.id;
+    await db.candidate.update({ where: { id: c.id }, data: { harnessVersionId: versionId } });
+  }
+
+  if (versionId) {
+    const a = await decideHarnessVersion(db, {
+      harnessVersionId: versionId,
+      candidateId: c.id,
+      decision: input.decision,
+      reason,
+      by: input.by,
+    });
+    return {
+      id: a.id,
+      decision: input.decision,
+      by: a.by,
+      at: a.at.toISOString(),
+      harnessId: a.harnessId,
+      harnessVersionId: versionId,
+    };
+  }
+  const a = await db.approval.create({
+    data: { candidateId: c.id, decision: input.decision, reason, by: input.by },
+    select: { id: true, by: true, at: true },
   });
+  return {
+    id: a.id,
+    decision: input.decision,
+    by: a.by,
+    at: a.at.toISOString(),
+    harnessId: null,
+    harnessVersionId: null,
+  };
 }

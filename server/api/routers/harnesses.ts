@@ -3,11 +3,15 @@
 import { z } from 'zod';
 import type { Action } from '../../../bridges/core/types.ts';
 import { getDb } from '../../db/index.ts';
-import { createHarnessVersion, harnessVersionSelect } from '../../db/queries.ts';
+import { harnessVersionSelect } from '../../db/queries.ts';
 import { NotFoundError } from '../../errors.ts';
 import { parseSpec } from '../../harness/index.ts';
-import { firstBase } from '../../rollouts/episode.ts';
 import { getEpisode } from '../../rollouts/service.ts';
+import {
+  createHarnessWithVersion,
+  decideHarnessVersion,
+  saveHarnessVersion,
+} from '../harness-library.ts';
 import { studioJob } from '../studio-pool.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
@@ -86,30 +90,18 @@ export const harnessesRouter = router({
         description: z.string().max(2000).default(''),
       }),
     )
-    .mutation(async ({ input, ctx }) => {
-      const spec = parseSpec(input.spec);
-      const base = firstBase(spec.env);
-      const db = await getDb();
-      const harness = await db.harness.create({
-        data: {
-          name: input.name,
-          bridge: base.bridge,
-          taskId: base.task,
-          description: input.description,
-          createdBy: ctx.user.id,
-          // Team mode: the harness belongs to the caller's active project.
-          ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
-        },
-        select: { id: true },
-      });
-      const version = await createHarnessVersion(db, harness.id, {
-        name: input.versionName,
-        spec,
+    .mutation(async ({ input, ctx }) =>
+      createHarnessWithVersion(await getDb(), {
+        name: input.name,
+        spec: parseSpec(input.spec),
+        versionName: input.versionName,
         note: input.note,
+        description: input.description,
         createdBy: ctx.user.id,
-      });
-      return { harnessId: harness.id, version };
-    }),
+        // Team mode: the harness belongs to the caller's active project.
+        projectId: ctx.auth?.projectId ?? null,
+      }),
+    ),
 
   saveVersion: publicProcedure
     .input(
@@ -120,23 +112,15 @@ export const harnessesRouter = router({
         note: z.string().max(2000).default(''),
       }),
     )
-    .mutation(async ({ input, ctx }) => {
-      const spec = parseSpec(input.spec);
-      const db = await getDb();
-      const exists = await db.harness.findUnique({
-        where: { id: input.harnessId },
-        select: { id: true },
-      });
-      if (!exists) throw new NotFoundError(`harness '${input.harnessId}' not found`);
-      const version = await createHarnessVersion(db, input.harnessId, {
+    .mutation(async ({ input, ctx }) =>
+      saveHarnessVersion(await getDb(), {
+        harnessId: input.harnessId,
         name: input.name,
-        spec,
+        spec: parseSpec(input.spec),
         note: input.note,
         createdBy: ctx.user.id,
-      });
-      await db.harness.update({ where: { id: input.harnessId }, data: { updatedAt: new Date() } });
-      return version;
-    }),
+      }),
+    ),
 
   version: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
     const db = await getDb();
@@ -200,28 +184,10 @@ export const harnessesRouter = router({
       }),
     )
     .mutation(async ({ input, ctx }) => {
-      const db = await getDb();
-      const version = await db.harnessVersion.findUnique({
-        where: { id: input.harnessVersionId },
-        select: { id: true, harnessId: true },
+      const { harnessId: _, ...approval } = await decideHarnessVersion(await getDb(), {
+        ...input,
+        by: ctx.user.id,
       });
-      if (!version)
-        throw new NotFoundError(`harness version '${input.harnessVersionId}' not found`);
-      const [approval] = await db.$transaction([
-        db.approval.create({
-          data: {
-            harnessVersionId: version.id,
-            decision: input.decision,
-            reason: input.reason,
-            by: ctx.user.id,
-          },
-          select: { id: true, decision: true, reason: true, by: true, at: true },
-        }),
-        db.harness.update({
-          where: { id: version.harnessId },
-          data: { status: input.decision === 'approve' ? 'approved' : 'rejected' },
-        }),
-      ]);
       return approval;
     }),
 });

@@ -20,5 +20,13 @@ export const rigsRouter = router({
         reason: z.string().max(2000).optional(),
       }),
     )
-    .mutation(({ input, ctx }) => reviewCandidate({ ...input, by: ctx.user.id })),
+    // Approving saves the candidate to the task's harness library (a Harness and an immutable
+    // HarnessVersion, linked from the candidate); a rejection must give its reason.
+    .mutation(({ input, ctx }) =>
+      reviewCandidate({
+        ...input,
+        by: ctx.user.id,
+        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+      }),
+    ),
 });

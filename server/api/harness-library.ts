@@ -1,0 +1,100 @@
+// The harness library's writes, shared by the harnesses router (the editor) and EnvRigger (a
+// person approving a candidate): a harness filed under a task with its first immutable version, a
+// further version, and a person's decision on a version (which also sets the harness's status).
+import type { PrismaClient } from '../db/generated/client.ts';
+import { createHarnessVersion } from '../db/queries.ts';
+import { NotFoundError } from '../errors.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import { firstBase } from '../rollouts/episode.ts';
+
+export async function createHarnessWithVersion(
+  db: PrismaClient,
+  input: {
+    name: string;
+    spec: HarnessSpec;
+    versionName: string;
+    note?: string;
+    description?: string;
+    createdBy: string;
+    projectId?: string | null;
+    /** The task the harness is filed under; by default the spec's first base task. */
+    taskId?: string;
+  },
+) {
+  const base = firstBase(input.spec.env);
+  const harness = await db.harness.create({
+    data: {
+      name: input.name,
+      bridge: base.bridge,
+      taskId: input.taskId ?? base.task,
+      description: input.description ?? '',
+      createdBy: input.createdBy,
+      ...(input.projectId ? { projectId: input.projectId } : {}),
+    },
+    select: { id: true },
+  });
+  const version = await createHarnessVersion(db, harness.id, {
+    name: input.versionName,
+    spec: input.spec,
+    note: input.note ?? '',
+    createdBy: input.createdBy,
+  });
+  return { harnessId: harness.id, version };
+}
+
+export async function saveHarnessVersion(
+  db: PrismaClient,
+  input: { harnessId: string; name: string; spec: HarnessSpec; note?: string; createdBy: string },
+) {
+  const exists = await db.harness.findUnique({
+    where: { id: input.harnessId },
+    select: { id: true },
+  });
+  if (!exists) throw new NotFoundError(`harness '${input.harnessId}' not found`);
+  const version = await createHarnessVersion(db, input.harnessId, {
+    name: input.name,
+    spec: input.spec,
+    note: input.note ?? '',
+    createdBy: input.createdBy,
+  });
+  await db.harness.update({ where: { id: input.harnessId }, data: { updatedAt: new Date() } });
+  return version;
+}
+
+/**
+ * A person's decision on a version, recorded with who and why; the harness takes the status of the
+ * latest decision. `candidateId` links the same record to the EnvRigger candidate it came from.
+ */
+export async function decideHarnessVersion(
+  db: PrismaClient,
+  input: {
+    harnessVersionId: string;
+    decision: 'approve' | 'reject';
+    reason: string;
+    by: string;
+    candidateId?: string;
+  },
+) {
+  const version = await db.harnessVersion.findUnique({
+    where: { id: input.harnessVersionId },
+    select: { id: true, harnessId: true },
+  });
+  if (!version) throw new NotFoundError(`harness version '${input.harnessVersionId}' not found`);
+  const [approval] = await db.$transaction([
+    db.approval.create({
+      data: {
+        harnessVersionId: version.id,
+        ...(input.candidateId ? { candidateId: input.candidateId } : {}),
+        decision: input.decision,
+        reason: input.reason,
+        by: input.by,
+      },
+      select: { id: true, decision: true, reason: true, by: true, at: true },
+    }),
+    db.harness.update({
+      where: { id: version.harnessId },
+      data: { status: input.decision === 'approve' ? 'approved' : 'rejected' },
+    }),
+  ]);
+  return { ...approval, harnessId: version.harnessId };
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrismaClient } from '../../db/generated/client.ts';
+import { createTestDb, type TestDb } from '../../db/testing.ts';
+import type { HarnessSpec } from '../../harness/spec.ts';
+import { setRolloutDb } from '../../rollouts/db.ts';
+import { createCaller } from '../root.ts';
+import { type Context, createContext } from '../trpc.ts';
+
+const base = { type: 'base', bridge: 'household', task: 'eval_seen-004@scene0' } as const;
+const stageSpec: HarnessSpec = {
+  version: 1,
+  env: {
+    type: 'stage',
+    actions: [{ name: 'act', args: { command: 'open fridge 1' } }],
+    env: base,
+  },
+};
+const contractSpec: HarnessSpec = {
+  version: 1,
+  env: { type: 'contract', code: 'export const maxSteps = 12;\n', env: stageSpec.env },
+};
+
+async function seedRig(db: PrismaClient) {
+  const rig = await db.rig.create({
+    data: {
+      bridge: 'household',
+      taskId: 'eval_seen-004@scene0',
+      policy: 'scripted:household-no-transform',
+      designer: 'heuristic',
+      k: 5,
+      maxIterations: 5,
+      constraints: { band: [0.4, 0.6] },
+      status: 'completed',
+    },
+  });
+  const mk = (iteration: number, spec: HarnessSpec, extra: { writeError?: string } = {}) =>
+    db.candidate.create({
+      data: {
+        rigId: rig.id,
+        iteration,
+        spec,
+        rationale: `candidate ${iteration}`,
+        decision: extra.writeError ? null : iteration === 1 ? 'accept' : 'refine',
+        stats: { successRate: 0.4, template: 'hold-target' },
+        ...extra,
+      },
+    });
+  const broken = await mk(0, stageSpec, { writeError: 'set-up action rejected' });
+  const first = await mk(1, stageSpec);
+  const second = await mk(2, contractSpec);
+  return { rig, broken, first, second };
+}
+
+describe('rigs router: a person reviews a candidate', () => {
+  let handle: TestDb;
+  let caller: ReturnType<typeof createCaller>;
+  const ctx: Context = { user: { id: 'alice', role: 'admin' } };
+  beforeAll(async () => {
+    handle = await createTestDb('pglite');
+    setRolloutDb(handle.db);
+    caller = createCaller(ctx);
+  });
+  afterAll(async () => {
+    setRolloutDb(undefined);
+    await handle.close();
+  });
+
+  it('approving files the candidate in the task harness library, one harness per rig', async () => {
+    const db = handle.db;
+    const { rig, broken, first, second } = await seedRig(db);
+
+    await expect(
+      caller.rigs.review({ candidateId: broken.id, decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+
+    const r1 = await caller.rigs.review({ candidateId: first.id, decision: 'approve' });
+    expect(r1.by).toBe('alice');
+    expect(r1.harnessId).not.toBeNull();
+    const harness = await db.harness.findUniqueOrThrow({
+      where: { id: r1.harnessId ?? '' },
+      include: { versions: true },
+    });
+    // Filed under the benchmark task (scene stripped), approved, its version the candidate's spec.
+    expect(harness).toMatchObject({
+      bridge: 'household',
+      taskId: 'eval_seen-004',
+      status: 'approved',
+      createdBy: 'alice',
+    });
+    expect(harness.versions).toHaveLength(1);
+    expect(harness.versions[0]?.spec).toEqual(stageSpec);
+    expect(harness.versions[0]?.id).toBe(r1.harnessVersionId);
+    const linked = await db.candidate.findUniqueOrThrow({ where: { id: first.id } });
+    expect(linked.harnessVersionId).toBe(r1.harnessVersionId);
+    const approval = await db.approval.findUniqueOrThrow({ where: { id: r1.id } });
+    expect(approval).toMatchObject({
+      candidateId: first.id,
+      harnessVersionId: r1.harnessVersionId,
+      decision: 'approve',
+      by: 'alice',
+    });
+
+    // Approving the same candidate again reuses its version; another candidate of the rig adds v2.
+    const again = await caller.rigs.review({ candidateId: first.id, decision: 'approve' });
+    expect(again.harnessVersionId).toBe(r1.harnessVersionId);
+    const r2 = await caller.rigs.review({ candidateId: second.id, decision: 'approve' });
+    expect(r2.harnessId).toBe(r1.harnessId);
+    const versions = await db.harnessVersion.findMany({
+      where: { harnessId: r1.harnessId ?? '' },
+      orderBy: { version: 'asc' },
+    });
+    expect(versions.map((v) => [v.version, v.spec])).toEqual([
+      [1, stageSpec],
+      [2, contractSpec],
+    ]);
+
+    // The rig page shows where each candidate went in the library.
+    const view = await caller.rigs.byId({ id: rig.id });
+    const byId = new Map(view.candidates.map((c) => [c.id, c]));
+    expect(byId.get(first.id)?.library).toEqual({
+      harnessId: r1.harnessId,
+      harnessVersionId: r1.harnessVersionId,
+      version: 1,
+    });
+    expect(byId.get(second.id)?.approval).toMatchObject({ decision: 'approve', by: 'alice' });
+    expect(byId.get(broken.id)?.library).toBeNull();
+  });
+
+  it('rejecting records the reason and needs one', async () => {
+    const db = handle.db;
+    const { first, second } = await seedRig(db);
+    await expect(
+      caller.rigs.review({ candidateId: first.id, decision: 'reject' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+
+    // Not in the library: the verdict is kept on the candidate alone.
+    const r = await caller.rigs.review({
+      candidateId: first.id,
+      decision: 'reject',
+      reason: 'the set-up gives the answer away',
+    });
+    expect(r.harnessId).toBeNull();
+    expect(await db.approval.findUniqueOrThrow({ where: { id: r.id } })).toMatchObject({
+      candidateId: first.id,
+      harnessVersionId: null,
+      decision: 'reject',
+      reason: 'the set-up gives the answer away',
+      by: 'alice',
+    });
+
+    // In the library: the harness takes the rejection, as on the harness page.
+    const ok = await caller.rigs.review({ candidateId: second.id, decision: 'approve' });
+    await caller.rigs.review({ candidateId: second.id, decision: 'reject', reason: 'too easy' });
+    const h = await db.harness.findUniqueOrThrow({ where: { id: ok.harnessId ?? '' } });
+    expect(h.status).toBe('rejected');
+  });
+
+  it('answers NOT_FOUND for an unknown candidate', async () => {
+    await expect(
+      createCaller(createContext()).rigs.review({ candidateId: 'nope', decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
