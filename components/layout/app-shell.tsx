@@ -8,6 +8,7 @@ import {
   Network,
   Sparkles,
   Sun,
+  Wand2,
 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
@@ -30,6 +31,7 @@ const NAV = [
     icon: Network,
     match: (p: string) => p.startsWith('/harnesses'),
   },
+  { href: '/rigs', label: 'Rigs', icon: Wand2, match: (p: string) => p.startsWith('/rigs') },
   {
     href: '/compare',
     label: 'Compare',
