@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { getBridge } from '../../bridges/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
-import { createHarness } from '../harness/index.ts';
+import { createHarness, nodePaths } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
 import { getPolicy } from '../policies/index.ts';
@@ -27,7 +27,18 @@ export async function validateRun(
     );
   }
   const harness = await createHarness(spec);
-  await harness.close();
+  try {
+    // A Stage set-up action the environment rejects is an error before any rollout (DESIGN), so
+    // replay the set-ups once. Only for stacks without hook code: a hostile hook must run in a
+    // worker (where the watchdog can stop it), never on the server's thread.
+    const nodes = nodePaths(spec.env).map(({ node }) => node.type);
+    const runsCode = nodes.includes('contract') || nodes.includes('chain');
+    if (nodes.includes('stage') && !runsCode) {
+      await harness.reset({ seed: 0, ...(taskIds[0] ? { taskId: taskIds[0] } : {}) });
+    }
+  } finally {
+    await harness.close();
+  }
   const base = firstBase(spec.env);
   const bridge = await getBridge(base.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
