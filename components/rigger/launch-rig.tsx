@@ -1,15 +1,27 @@
 'use client';
-// Launch EnvRigger from a task page: policy, designer, K, iterations and the user's constraints.
+// Launch EnvRigger from a task page: policy, designer, K, iterations and the user's constraints;
+// below it, the task's harness library (where approved rig candidates land) and its rigs.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useTRPC } from '../trpc/client.tsx';
+import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select, Textarea } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 
 export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <LaunchForm bridge={bridge} task={task} />
+      <TaskLibrary bridge={bridge} task={task} />
+    </div>
+  );
+}
+
+function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const policies = useQuery(trpc.policies.list.queryOptions({ bridge }));
@@ -134,5 +146,47 @@ export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
         <Wand2 className="size-4" /> Rig this task
       </Button>
     </form>
+  );
+}
+
+/** The task's harness library: harnesses filed under this task, approved rig candidates among them. */
+function TaskLibrary({ bridge, task }: { bridge: string; task: string }) {
+  const trpc = useTRPC();
+  const harnesses = useQuery(trpc.harnesses.list.queryOptions({ bridge, task }));
+  const rigs = useQuery(trpc.rigs.list.queryOptions({ bridge, taskId: task }));
+  return (
+    <div className="flex flex-col gap-2 text-sm" data-testid="task-harnesses">
+      <div className="font-medium">Harness library for this task</div>
+      {harnesses.data?.length === 0 ? (
+        <p className="text-xs text-muted-foreground">
+          None yet: approve a rig candidate or create one in the editor.
+        </p>
+      ) : null}
+      <ul className="flex flex-col gap-1">
+        {(harnesses.data ?? []).map((h) => (
+          <li key={h.id} className="flex items-center gap-2" data-testid="task-harness">
+            <Link href={`/harnesses/${h.id}`} className="text-primary hover:underline">
+              {h.name}
+            </Link>
+            <Badge variant={h.status === 'approved' ? 'success' : 'outline'}>{h.status}</Badge>
+            <span className="text-xs text-muted-foreground">{h._count.versions} versions</span>
+          </li>
+        ))}
+      </ul>
+      {rigs.data && rigs.data.length > 0 ? (
+        <div className="text-xs text-muted-foreground">
+          Rigs:{' '}
+          {rigs.data.slice(0, 8).map((r, i) => (
+            <span key={r.id}>
+              {i > 0 ? ' · ' : ''}
+              <Link href={`/rigs/${r.id}`} className="font-mono text-primary hover:underline">
+                {r.id.slice(-6)}
+              </Link>{' '}
+              ({r.status})
+            </span>
+          ))}
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -2,10 +2,12 @@
 // A rig, live: the four stages as a timeline, the baseline run, the diagnosis with badges on the steps
 // it cites (each opens the step in the trajectory viewer), every candidate with its set-up / code diff
 // from the previous one, its validation run, the decision and rationale, the band as a gauge, and a
-// person's approve / reject beside the automatic decision.
+// person's approve / reject beside the automatic decision (approving files the candidate in the
+// task's harness library). The rig row is polled while the loop runs; the rollouts themselves (the
+// baseline, then the candidate being validated) stream over the runs SSE subscription.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { HarnessNode, HarnessSpec } from '../../server/harness/spec.ts';
 import { specDiff } from '../harness-graph/diff.ts';
 import { pct } from '../runs/format.ts';
@@ -14,7 +16,9 @@ import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
+import { Input } from '../ui/input.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { LiveRunProgress } from './live-run.tsx';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -134,12 +138,23 @@ export function RigPage({ id }: { id: string }) {
   const qc = useQueryClient();
   const rig = useQuery({
     ...trpc.rigs.byId.queryOptions({ id }),
-    // Live while the loop runs; the rig rows are written as each stage ends.
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
+    // The rig rows are written as each stage ends (no rig event stream): poll them while the loop
+    // runs; rollout progress comes from the run's SSE stream (LiveRunProgress).
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1500),
   });
+  const refreshRig = useCallback(
+    () => qc.invalidateQueries({ queryKey: trpc.rigs.byId.queryKey({ id }) }),
+    [qc, trpc, id],
+  );
+  const [rejecting, setRejecting] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
   const review = useMutation(
     trpc.rigs.review.mutationOptions({
-      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.rigs.byId.queryKey({ id }) }),
+      onSuccess: () => {
+        setRejecting(null);
+        setReason('');
+        return refreshRig();
+      },
     }),
   );
 
@@ -235,8 +250,16 @@ export function RigPage({ id }: { id: string }) {
               Baseline run ({r.k} rollouts)
             </Link>
           ) : (
-            <span className="text-muted-foreground">Baseline rollouts running…</span>
+            <span className="text-muted-foreground">Baseline rollouts starting…</span>
           )}
+          {r.baselineRunId && !diagnosis ? (
+            <LiveRunProgress
+              key={r.baselineRunId}
+              runId={r.baselineRunId}
+              label="Baseline rollouts"
+              onFinished={refreshRig}
+            />
+          ) : null}
           {baselineRate !== null ? (
             <BandGauge band={band} rate={baselineRate} testId="baseline-gauge" />
           ) : null}
@@ -335,6 +358,14 @@ export function RigPage({ id }: { id: string }) {
                       Validation run
                     </Link>
                   ) : null}
+                  {c.validationRunId && !c.decision && !FINAL.has(r.status) ? (
+                    <LiveRunProgress
+                      key={c.validationRunId}
+                      runId={c.validationRunId}
+                      label="Validating"
+                      onFinished={refreshRig}
+                    />
+                  ) : null}
                   {c.stats && rate !== null ? (
                     <BandGauge band={band} rate={rate} testId="candidate-gauge" />
                   ) : null}
@@ -343,7 +374,28 @@ export function RigPage({ id }: { id: string }) {
                   ) : null}
                 </div>
                 {c.feedback ? <p className="text-xs text-muted-foreground">{c.feedback}</p> : null}
-                <div className="flex items-center gap-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Button size="sm" variant="outline" asChild>
+                    <Link
+                      data-testid="open-in-editor"
+                      href={
+                        c.library
+                          ? `/harnesses/${c.library.harnessId}?version=${c.library.version}`
+                          : `/rigs/${r.id}/candidates/${c.id}`
+                      }
+                    >
+                      Open in editor
+                    </Link>
+                  </Button>
+                  {c.library ? (
+                    <Link
+                      href={`/harnesses/${c.library.harnessId}?version=${c.library.version}`}
+                      className="text-xs text-primary hover:underline"
+                      data-testid="library-link"
+                    >
+                      in the harness library (v{c.library.version})
+                    </Link>
+                  ) : null}
                   {c.approval ? (
                     <Badge
                       variant={c.approval.decision === 'approve' ? 'success' : 'danger'}
@@ -351,6 +403,7 @@ export function RigPage({ id }: { id: string }) {
                     >
                       {c.approval.decision === 'approve' ? 'approved' : 'rejected'} by{' '}
                       {c.approval.by}
+                      {c.approval.reason ? `: ${c.approval.reason}` : ''}
                     </Badge>
                   ) : null}
                   {!c.writeError && c.decision ? (
@@ -369,11 +422,42 @@ export function RigPage({ id }: { id: string }) {
                         variant="outline"
                         data-testid="reject"
                         disabled={review.isPending}
-                        onClick={() => review.mutate({ candidateId: c.id, decision: 'reject' })}
+                        onClick={() => {
+                          setRejecting(c.id);
+                          setReason('');
+                        }}
                       >
                         Reject
                       </Button>
                     </>
+                  ) : null}
+                  {rejecting === c.id ? (
+                    <form
+                      className="flex items-center gap-2"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        if (reason.trim())
+                          review.mutate({ candidateId: c.id, decision: 'reject', reason });
+                      }}
+                    >
+                      <Input
+                        autoFocus
+                        data-testid="reject-reason"
+                        className="h-8 w-72"
+                        placeholder="Why reject it? (required)"
+                        value={reason}
+                        onChange={(e) => setReason(e.target.value)}
+                      />
+                      <Button
+                        type="submit"
+                        size="sm"
+                        variant="danger"
+                        data-testid="reject-confirm"
+                        disabled={!reason.trim() || review.isPending}
+                      >
+                        Reject
+                      </Button>
+                    </form>
                   ) : null}
                 </div>
               </CardContent>

@@ -5,6 +5,8 @@ import { Play } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { HarnessSpec } from '../../server/harness/spec.ts';
+import { RewardParamsFields, useRewardParams } from '../bpe/reward-params-fields.tsx';
+import { SkillBankSelect } from '../skills/skill-bank-select.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select } from '../ui/input.tsx';
@@ -34,6 +36,8 @@ export function LaunchRunForm({
   const [k, setK] = useState(defaultK);
   const [seed, setSeed] = useState(0);
   const [maxSteps, setMaxSteps] = useState(50);
+  const [skillBankId, setSkillBankId] = useState('');
+  const reward = useRewardParams();
   const chosen = policy || usable[0]?.id || '';
   const descriptor = usable.find((p) => p.id === chosen);
 
@@ -57,6 +61,8 @@ export function LaunchRunForm({
           maxSteps,
           kind,
           ...(harnessVersionId ? { harnessVersionId } : {}),
+          ...(reward.changed ? { rewardParams: reward.changed } : {}),
+          ...(skillBankId ? { policyOptions: { skillBankId } } : {}),
         });
       }}
     >
@@ -119,6 +125,8 @@ export function LaunchRunForm({
           />
         </div>
       </div>
+      <SkillBankSelect bridge={bridge} value={skillBankId} onChange={setSkillBankId} />
+      <RewardParamsFields values={reward.values} setValues={reward.setValues} />
       <p className="text-xs text-muted-foreground">
         Seeds {seed} … {seed + Math.max(k, 1) - 1}, one episode each.
       </p>

@@ -37,7 +37,12 @@ function firstBase(env: {
 
 export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const run = useQuery(trpc.runs.byId.queryOptions({ id }));
+  const run = useQuery({
+    ...trpc.runs.byId.queryOptions({ id }),
+    // Belt and braces: while in flight the summary is also re-read now and then, so the page can
+    // never freeze even if the live stream is down.
+    refetchInterval: (q) => (q.state.data && !FINAL.has(q.state.data.status) ? 3000 : false),
+  });
   const inFlight = run.data ? !FINAL.has(run.data.status) : false;
   const live = useLiveRun(id, inFlight);
 

@@ -112,5 +112,14 @@ export function useLiveRun(runId: string, active: boolean) {
       },
     ),
   );
+  // A stream that ends while the run is still in flight (a proxy or the server closed it) is opened
+  // again; tRPC resumes it from the last event id it saw.
+  const { status, reset } = sub;
+  useEffect(() => {
+    if (!active || status !== 'idle') return;
+    const t = setTimeout(reset, 500);
+    return () => clearTimeout(t);
+  }, [active, status, reset]);
+
   return { status: sub.status, error: sub.error };
 }

@@ -134,7 +134,7 @@ export function SkillBankDetail({ id }: { id: string }) {
                       <ul className="mt-1 flex flex-wrap gap-1">
                         {s.sourceEpisodeIds.map((e) => (
                           <li key={e}>
-                            <SourceLink id={e} runId={runId} />
+                            <SourceLink id={e} runId={bank.data.episodeRuns[e] ?? runId} />
                           </li>
                         ))}
                       </ul>
@@ -182,7 +182,7 @@ function titleOf(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Episodes of a recorded run link to the trajectory viewer; in-process comparison episodes are labelled. */
+/** Recorded source episodes link to the trajectory viewer; an id with no recorded episode is labelled. */
 function SourceLink({ id, runId }: { id: string; runId: string | undefined }) {
   if (!runId) {
     return <code className="rounded bg-muted px-1">{id}</code>;
@@ -191,6 +191,7 @@ function SourceLink({ id, runId }: { id: string; runId: string | undefined }) {
     <Link
       className="rounded bg-muted px-1 text-primary hover:underline"
       href={`/runs/${runId}/episodes/${id}`}
+      data-testid="skill-source"
     >
       {id}
     </Link>

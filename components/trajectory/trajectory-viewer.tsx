@@ -16,6 +16,7 @@ import { Badge } from '../ui/badge.tsx';
 import { cn } from '../ui/cn.ts';
 import { ErrorNote, Kbd, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { actionText } from './format.ts';
+import { LegVerdicts } from './leg-verdicts.tsx';
 import { StepDetail } from './step-detail.tsx';
 import { useStepPages } from './step-pages.ts';
 
@@ -67,7 +68,17 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-  const select = (index: number) => url.set({ step: index });
+  // Key presses can come faster than renders: the cursor moves with each press, not each render.
+  const cursor = useRef(selected);
+  const synced = useRef(selected);
+  if (synced.current !== selected) {
+    synced.current = selected;
+    cursor.current = selected;
+  }
+  const select = (index: number) => {
+    cursor.current = index;
+    url.set({ step: index });
+  };
 
   // Keep the selected row in view when it changes by keyboard or deep link.
   const selectedPos = posOf(selected);
@@ -86,7 +97,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       if (e.key === 'j' || e.key === 'k') {
         e.preventDefault();
-        const pos = posOf(selected);
+        const pos = posOf(cursor.current);
         const nextPos = e.key === 'j' ? (pos < 0 ? 0 : pos + 1) : pos - 1;
         if (nextPos >= 0 && nextPos < count) select(indexAt(nextPos));
       } else if (e.key === 'Escape') {
@@ -142,6 +153,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
         }
       />
       <ErrorNote error={episode.error ?? flags.error} />
+      {ep ? <LegVerdicts verdicts={ep.legVerdicts} spec={episode.data?.spec} /> : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(320px,420px)_1fr]">
         <div className="flex min-w-0 flex-col rounded-xl border bg-card">
           <div
