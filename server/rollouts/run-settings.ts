@@ -2,6 +2,7 @@
 import type { Json } from '../../bridges/core/types.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { rolloutDb } from './db.ts';
+import { firstBase } from './episode.ts';
 import type { ClaimedEpisode } from './recorder.ts';
 import type { EpisodeInput, RewardParams } from './types.ts';
 
@@ -16,6 +17,8 @@ export interface RunSettings {
     invalidLoopLimit?: number;
     policyOptions?: Record<string, Json>;
   };
+  /** Per-task policy options (skills retrieved for each task's goal from the run's skill bank). */
+  policyOptionsByTask?: Record<string, Record<string, Json>>;
 }
 
 export async function loadRunSettings(runId: string): Promise<RunSettings> {
@@ -29,9 +32,10 @@ export async function loadRunSettings(runId: string): Promise<RunSettings> {
       maxSteps: true,
       concurrency: true,
       rewardParams: true,
+      taskIds: true,
     },
   });
-  return {
+  const settings: RunSettings = {
     id: run.id,
     spec: run.spec as unknown as HarnessSpec,
     policy: run.policy,
@@ -39,13 +43,31 @@ export async function loadRunSettings(runId: string): Promise<RunSettings> {
     concurrency: run.concurrency,
     rewardParams: (run.rewardParams ?? {}) as RunSettings['rewardParams'],
   };
+  const policyOptions = settings.rewardParams.policyOptions;
+  if (policyOptions && typeof policyOptions.skillBankId === 'string') {
+    // A run with a skill bank: the bank is loaded here, once per run, by whichever process
+    // executes the episodes (the run row keeps only the id).
+    const { resolveRunPolicyOptions } = await import('../skills/run-options.ts');
+    const resolved = await resolveRunPolicyOptions({
+      policy: run.policy,
+      bridge: firstBase(settings.spec.env).bridge,
+      taskIds: run.taskIds,
+      policyOptions,
+    });
+    if (resolved.shared)
+      settings.rewardParams = { ...settings.rewardParams, policyOptions: resolved.shared };
+    if (resolved.perTask) settings.policyOptionsByTask = resolved.perTask;
+  }
+  return settings;
 }
 
 export function episodeInput(
   run: RunSettings,
   claimed: Pick<ClaimedEpisode, 'taskId' | 'seed'>,
 ): EpisodeInput {
-  const { invalidLoopLimit, policyOptions, ...rewardParams } = run.rewardParams;
+  const { invalidLoopLimit, policyOptions: shared, ...rewardParams } = run.rewardParams;
+  const perTask = run.policyOptionsByTask?.[claimed.taskId];
+  const policyOptions = perTask ? { ...(shared ?? {}), ...perTask } : shared;
   return {
     spec: run.spec,
     taskId: claimed.taskId,

@@ -110,6 +110,10 @@ export async function launchRun(raw: LaunchRunInput): Promise<{ runId: string }>
     );
   }
   await (await rolloutEngine()).validate(spec, input.policy, taskIds);
+  if (input.policyOptions?.skillBankId !== undefined) {
+    // A run with a skill bank (EvoHarness): an unknown bank fails the launch, not every episode.
+    await (await import('../skills/run-options.ts')).assertSkillBank(input.policyOptions);
+  }
 
   const db = await rolloutDb();
   const rewardParams = {

@@ -2,7 +2,7 @@
 // (a) no skills, (b) trajectories on N original training envs, (c) trajectories on EnvHarness
 // versions of the same N envs — same policy, seeds, env count and extraction — then the skilled
 // policy plays each held-out original task once. Episodes run in-process (deterministic, fast);
-// the result and the banks are persisted.
+// the result and the banks are persisted, the training episodes as runs (skills cite their ids).
 
 import { z } from 'zod';
 import type { Json, TaskInfo } from '../../bridges/core/types.ts';
@@ -311,6 +311,44 @@ export async function compareSkillSources(
     wrapped.push({ task: t, r });
   }
 
+  // Persisted comparisons record the training episodes as runs first, so the skills cite real
+  // episode ids (the studio links sources to trajectories); otherwise the ids are descriptive.
+  const originalIds = train.map((t) => `original:${t.id}:${input.seed}`);
+  const wrappedIds = wrapped.map((x) => `envharness:${x.task.id}:${input.seed}`);
+  if (input.persist) {
+    say('recording training episodes');
+    const { recordPlayedRun } = await import('./record.ts');
+    const first = train[0] as TaskInfo;
+    const b = await recordPlayedRun({
+      spec: baseSpec(input.bridge, first.id),
+      policy: input.policy,
+      maxSteps: input.maxSteps,
+      episodes: original.map((r, i) => ({
+        taskId: (train[i] as TaskInfo).id,
+        seed: input.seed,
+        result: r,
+      })),
+    });
+    b.episodeIds.forEach((id, i) => {
+      originalIds[i] = id;
+    });
+    for (const [i, x] of wrapped.entries()) {
+      const spec = envharness[i]?.spec;
+      if (!spec) {
+        // The original env was kept: (c) shares (b)'s episode.
+        wrappedIds[i] = originalIds[i] as string;
+        continue;
+      }
+      const c = await recordPlayedRun({
+        spec,
+        policy: input.policy,
+        maxSteps: input.maxSteps,
+        episodes: [{ taskId: x.task.id, seed: input.seed, result: x.r }],
+      });
+      wrappedIds[i] = c.episodeIds[0] as string;
+    }
+  }
+
   // Same extraction for both sources.
   say(`extracting skills (${input.extractor})`);
   const banks: Record<SkillSource, SkillBankState> = {
@@ -318,21 +356,13 @@ export async function compareSkillSources(
     original: await buildBank(
       'original',
       original.map((r, i) =>
-        digest(
-          `original:${train[i]?.id}:${input.seed}`,
-          input.bridge,
-          train[i] as TaskInfo,
-          r,
-          textTool,
-        ),
+        digest(originalIds[i] as string, input.bridge, train[i] as TaskInfo, r, textTool),
       ),
       input,
     ),
     envharness: await buildBank(
       'envharness',
-      wrapped.map((x) =>
-        digest(`envharness:${x.task.id}:${input.seed}`, input.bridge, x.task, x.r, textTool),
-      ),
+      wrapped.map((x, i) => digest(wrappedIds[i] as string, input.bridge, x.task, x.r, textTool)),
       input,
     ),
   };

@@ -133,6 +133,8 @@ export async function getBank(id: string): Promise<{
   bank: BankInfo;
   skills: Skill[];
   edits: (Omit<EditRecord, 'before' | 'after'> & { before: Json; after: Json; at: string })[];
+  /** The run of each recorded source episode (the studio links sources to the trajectory viewer). */
+  episodeRuns: Record<string, string>;
 }> {
   const client = await db();
   const row = await client.skillBank.findUnique({
@@ -151,7 +153,16 @@ export async function getBank(id: string): Promise<{
     take: 1000,
     select: { op: true, skillId: true, before: true, after: true, reason: true, createdAt: true },
   });
+  const sourceIds = [...new Set(skills.flatMap((s) => s.sourceEpisodeIds))];
+  const sources =
+    sourceIds.length === 0
+      ? []
+      : await client.episode.findMany({
+          where: { id: { in: sourceIds } },
+          select: { id: true, runId: true },
+        });
   return {
+    episodeRuns: Object.fromEntries(sources.map((e) => [e.id, e.runId])),
     bank: {
       id: row.id,
       name: row.name,

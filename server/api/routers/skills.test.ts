@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../db/testing.ts';
 import { setRolloutDb } from '../../rollouts/db.ts';
+import { inProcessExecutor, validateRun } from '../../rollouts/default-engine.ts';
+import { setRolloutEngine } from '../../rollouts/engine.ts';
+import { closeRollouts, getRunSummary, waitForRun } from '../../rollouts/service.ts';
 import { createCaller } from '../root.ts';
 import { createContext } from '../trpc.ts';
 
@@ -9,8 +12,11 @@ describe('skills router', () => {
   beforeAll(async () => {
     handle = await createTestDb('pglite');
     setRolloutDb(handle.db);
+    setRolloutEngine({ validate: validateRun, executor: () => inProcessExecutor() });
   });
   afterAll(async () => {
+    await closeRollouts();
+    setRolloutEngine(undefined);
     setRolloutDb(undefined);
     await handle.close();
   });
@@ -35,6 +41,29 @@ describe('skills router', () => {
     const bankId = r.rows[1]?.bankId ?? '';
     const bank = await caller.skills.bank({ id: bankId });
     expect(bank.skills.length).toBe(r.rows[1]?.skills);
+    // The training episodes were recorded as runs: every source is a real, linkable episode.
+    const sources = bank.skills.flatMap((s) => s.sourceEpisodeIds);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const id of sources) expect(bank.episodeRuns[id]).toEqual(expect.any(String));
+    const envharnessBank = await caller.skills.bank({ id: r.rows[2]?.bankId ?? '' });
+    for (const s of envharnessBank.skills)
+      for (const id of s.sourceEpisodeIds) expect(envharnessBank.episodeRuns[id]).toBeDefined();
+
+    // A recorded run with this bank: the run keeps the bank id in its policy options.
+    const { runId } = await caller.skills.launch({
+      bankId,
+      bridge: 'household',
+      policy: 'bpe(scripted:household-no-open)',
+      taskIds: ['eval_unseen-001'],
+      rewardParams: { lambdaEff: 0.5 },
+    });
+    const done = await waitForRun(runId);
+    expect(done.status).toBe('completed');
+    const run = await getRunSummary(runId);
+    expect(run.rewardParams).toMatchObject({
+      lambdaEff: 0.5,
+      policyOptions: { skillBankId: bankId },
+    });
     await expect(caller.skills.bank({ id: 'missing' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });

@@ -1,5 +1,6 @@
 // Skill banks (EvoHarness experience) and the skill-source comparison.
 import { z } from 'zod';
+import { launchRun, RewardParamsSchema } from '../../rollouts/service.ts';
 import { CompareInputSchema, compareSkillSources } from '../../skills/compare.ts';
 import { getBank, getComparison, listBanks, listComparisons } from '../../skills/store.ts';
 import { publicProcedure, router } from '../trpc.ts';
@@ -33,4 +34,35 @@ export const skillsRouter = router({
       const r = await compareSkillSources({ ...input, persist: true });
       return { id: r.id, rows: r.rows };
     }),
+  /**
+   * A recorded run whose policy gets this bank (bpe(...): its experience store; other policies: the
+   * top-k skills retrieved per task). The run stores the bank id in its policy options.
+   */
+  launch: publicProcedure
+    .input(
+      z.object({
+        bankId: z.string().min(1),
+        bridge: z.string().min(1),
+        policy: z.string().min(1),
+        taskIds: z.array(z.string().min(1)).min(1).max(200),
+        k: z.number().int().min(1).max(100).default(1),
+        seed: z.number().int().min(0).max(2_147_483_647).default(0),
+        maxSteps: z.number().int().min(1).max(1000).default(50),
+        rewardParams: RewardParamsSchema.partial().optional(),
+      }),
+    )
+    .mutation(({ input, ctx }) =>
+      launchRun({
+        spec: { version: 1, env: { type: 'base', bridge: input.bridge, task: input.taskIds[0] } },
+        policy: input.policy,
+        taskIds: input.taskIds,
+        k: input.k,
+        seed: input.seed,
+        maxSteps: input.maxSteps,
+        policyOptions: { skillBankId: input.bankId },
+        ...(input.rewardParams ? { rewardParams: input.rewardParams } : {}),
+        createdBy: ctx.user.id,
+        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+      }),
+    ),
 });

@@ -8,7 +8,7 @@ export const command: Command = {
   summary:
     'Run a policy on a spec for K seeds, record every episode, print success rate and metrics.',
   usage:
-    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--json]',
+    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--skill-bank ID] [--json]',
   options: {
     spec: { type: 'string' },
     policy: { type: 'string' },
@@ -18,6 +18,7 @@ export const command: Command = {
     concurrency: { type: 'string' },
     queue: { type: 'string' },
     'max-steps': { type: 'string' },
+    'skill-bank': { type: 'string' },
     json: { type: 'boolean' },
   },
   async run({ values, io }) {
@@ -36,6 +37,8 @@ export const command: Command = {
       .map((t) => t.trim())
       .filter(Boolean);
     const asJson = flag(values, 'json');
+    // EvoHarness: the run's policy gets this skill bank (bpe: its experience store).
+    const skillBank = stringOption(values, 'skill-bank');
     try {
       const { runId } = await launchRun({
         spec,
@@ -48,6 +51,7 @@ export const command: Command = {
           : {}),
         ...(queue ? { queue } : {}),
         ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
+        ...(skillBank ? { policyOptions: { skillBankId: skillBank } } : {}),
       });
       const initial = await getRunSummary(runId);
       if (!asJson) {

@@ -1,4 +1,5 @@
 import { Suspense } from 'react';
+import { CostReward } from '../../../../../components/bpe/cost-reward.tsx';
 import { TrajectoryViewer } from '../../../../../components/trajectory/trajectory-viewer.tsx';
 
 export default async function EpisodePage({
@@ -10,6 +11,7 @@ export default async function EpisodePage({
   return (
     <Suspense>
       <TrajectoryViewer runId={id} episodeId={episodeId} />
+      <CostReward runId={id} episodeId={episodeId} />
     </Suspense>
   );
 }
