@@ -1,10 +1,16 @@
 // Journey: rig a task from its page, watch EnvRigger progress live, read the diagnosis, follow an
-// evidence badge to the cited step of the baseline trajectory, approve the accepted candidate.
+// evidence badge to the cited step of the baseline trajectory, approve the accepted candidate, find it
+// in the task's harness library, and open it in the graph editor.
 import { expect, test } from '@playwright/test';
 import { snap, trpcQuery } from './helpers.ts';
 
 interface RigView {
   status: string;
+  candidates: {
+    id: string;
+    spec: { env: { type: string } };
+    library: { harnessId: string; version: number } | null;
+  }[];
   acceptedCandidateId: string | null;
   baselineRunId: string | null;
   diagnoses: { label: string; evidence: { episodeId: string; step: number }[] }[];
@@ -50,4 +56,42 @@ test('launch a rig from a task page, follow a cited step, approve the accepted c
   // A person approves the accepted candidate; the approval is recorded beside the decision.
   await accepted.getByTestId('approve').click();
   await expect(accepted.getByTestId('approval')).toHaveText(/approved by/);
+
+  // Approval filed it in the task's harness library as an approved, immutable version.
+  await expect(accepted.getByTestId('library-link')).toHaveText(/harness library \(v1\)/);
+  const after = await trpcQuery<RigView>(page, 'rigs.byId', { id: rigId });
+  const saved = after.candidates.find((c) => c.id === after.acceptedCandidateId);
+  expect(saved?.library).not.toBeNull();
+  const harnessId = saved?.library?.harnessId ?? '';
+  await page.goto('/tasks/household/eval_seen-004');
+  const library = page.getByTestId('task-harnesses');
+  const entry = library.getByTestId('task-harness').filter({ hasText: 'EnvRigger' });
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText('approved');
+  await page.goto('/harnesses');
+  const row = page.getByTestId('harness-row').filter({
+    has: page.locator(`a[href="/harnesses/${harnessId}"]`),
+  });
+  await expect(row).toContainText('household:eval_seen-004');
+  await expect(row).toContainText('approved');
+
+  // "Open in editor" shows the candidate's stack as a graph, on its library version.
+  await page.goto(`/rigs/${rigId}`);
+  await accepted.getByTestId('open-in-editor').click();
+  await expect(page).toHaveURL(new RegExp(`/harnesses/${harnessId}\\?version=1$`));
+  await expect(page.getByTestId('graph-canvas')).toBeVisible();
+  await expect(page.getByTestId('current-version')).toHaveText('v1');
+  await expect(page.getByTestId('node-base').first()).toBeVisible();
+  const top = saved?.spec.env.type ?? 'base';
+  await expect(page.getByTestId(`node-${top}`).first()).toBeVisible();
+  await expect(page.getByTestId('spec-status')).toBeVisible();
+  await snap(page, 'rigger-candidate-in-editor');
+
+  // A candidate nobody approved opens in the editor from the rig (its spec, not yet in the library).
+  const other = after.candidates.find((c) => !c.library && c.id !== after.acceptedCandidateId);
+  if (other) {
+    await page.goto(`/rigs/${rigId}/candidates/${other.id}`);
+    await expect(page.getByTestId('graph-canvas')).toBeVisible();
+    await expect(page.getByTestId(`node-${other.spec.env.type}`).first()).toBeVisible();
+  }
 });
