@@ -14,6 +14,7 @@ type Part = { title: string; load: () => Promise<() => Promise<BenchRow[]>> };
 const parts: Part[] = [
   { title: 'harness engine', load: async () => (await import('./engine.ts')).benchEngine },
   { title: 'rollouts', load: async () => (await import('./rollouts.ts')).benchRollouts },
+  { title: 'bridges', load: async () => (await import('./bridges.ts')).benchBridges },
 ];
 
 function format(value: number): string {
