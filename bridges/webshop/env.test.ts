@@ -225,6 +225,24 @@ describe('webshop runtime lifecycle', () => {
     }
   });
 
+  it('a hung page is an infra error once the time limit passes', async () => {
+    const env = await webshopBridge.create();
+    try {
+      await env.reset({ taskId: task.info.id, seed: 0 });
+      configureWebshop({ timeoutMs: 1500 });
+      // The renderer's main thread never returns: no click, read or navigation is answered.
+      await livePages()[0]!.evaluate('setTimeout(() => { for (;;) {} }, 0)');
+      const t0 = Date.now();
+      const failure = await env.step(act('click[search]')).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(EnvInfraError);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(livePages()).toHaveLength(0);
+    } finally {
+      configureWebshop({ timeoutMs: 20_000 });
+      await env.close();
+    }
+  });
+
   it('closes browser and server once the last environment has been closed (no leaked processes)', async () => {
     configureWebshop({ idleMs: 100 });
     const envs = await Promise.all([webshopBridge.create(), webshopBridge.create()]);

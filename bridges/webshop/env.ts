@@ -41,6 +41,7 @@ import {
   message,
   openEpisode,
   releaseLease,
+  webshopOptions,
 } from './runtime.ts';
 import { parseRoute, SUB_PAGES } from './site.ts';
 import { filterTasks, findTask, type WebshopTask } from './tasks.ts';
@@ -415,9 +416,19 @@ export class WebShopEnv implements ActionableEnv {
   ): Promise<void> {
     const episode = this.episode;
     if (!episode) throw new EnvInfraError('webshop: no browser page');
+    const limit = webshopOptions().timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await work(episode.page);
-      this.read = (await episode.page.evaluate(READ_PAGE_SCRIPT)) as PageRead;
+      // evaluate() has no timeout of its own: a hung renderer must still end the step.
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${limit} ms`)), limit);
+      });
+      const read = (async () => {
+        await work(episode.page);
+        return (await episode.page.evaluate(READ_PAGE_SCRIPT)) as PageRead;
+      })();
+      read.catch(() => undefined);
+      this.read = await Promise.race([read, deadline]);
     } catch (error) {
       if (this.closed) throw new EnvClosedError(ENV_TYPE);
       const reason = this.crashed ?? message(error);
@@ -426,6 +437,8 @@ export class WebShopEnv implements ActionableEnv {
       throw new EnvInfraError(`webshop: the browser failed while ${what}: ${reason}`, {
         cause: error,
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

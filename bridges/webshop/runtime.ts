@@ -66,10 +66,12 @@ let launches = 0;
  * One fresh context + page made ahead of time: opening a page starts a renderer process, the bulk of
  * a reset's cost. Each spare serves exactly one episode and is closed with it, like any other.
  */
-let spare: Promise<{ context: BrowserContext; page: Page }> | undefined;
+let spare: { from: Promise<Browser>; made: Promise<Fresh> } | undefined;
 
-async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const b = await getBrowser();
+type Fresh = { context: BrowserContext; page: Page };
+
+async function freshPage(from: Promise<Browser>): Promise<Fresh> {
+  const b = await from;
   const context = await b.newContext({ serviceWorkers: 'block' });
   try {
     context.setDefaultTimeout(options.timeoutMs);
@@ -80,24 +82,45 @@ async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
   }
 }
 
-function prepareSpare(): void {
-  if (spare || leases === 0) return;
-  const made = freshPage();
-  spare = made;
-  made.catch(() => {
-    if (spare === made) spare = undefined;
-  });
+function discard(made: Promise<Fresh>): void {
+  void made.then((x) => x.context.close()).catch(() => undefined);
 }
 
-async function takePage(): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A page within the time limit. Calls into a browser that is being killed may never settle: a late
+ * page is closed when it arrives instead of being waited for.
+ */
+function bounded(made: Promise<Fresh>): Promise<Fresh> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      discard(made);
+      reject(new Error(`no browser page within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+  });
+  return Promise.race([made, timeout]).finally(() => clearTimeout(timer));
+}
+
+function prepareSpare(): void {
+  if (spare || leases === 0) return;
+  const from = getBrowser();
+  const made = freshPage(from);
+  made.catch(() => undefined);
+  spare = { from, made };
+}
+
+async function takePage(): Promise<Fresh> {
   const ready = spare;
   spare = undefined;
-  if (ready) {
-    const got = await ready.catch(() => undefined);
+  // A spare of a browser that has since died or been replaced is dropped unawaited.
+  if (ready && ready.from === browser) {
+    const got = await bounded(ready.made).catch(() => undefined);
     if (got?.context.browser()?.isConnected() && !got.page.isClosed()) return got;
-    await got?.context.close().catch(() => undefined);
+    if (got) void got.context.close().catch(() => undefined);
+  } else if (ready) {
+    discard(ready.made);
   }
-  return freshPage();
+  return bounded(freshPage(getBrowser()));
 }
 
 function getBrowser(): Promise<Browser> {
@@ -200,7 +223,14 @@ export async function openEpisode(goal: Goal): Promise<Episode> {
 export async function closeEpisode(episode: Episode): Promise<void> {
   live.delete(episode);
   try {
-    await episode.context.close();
+    // Bounded: a close sent to a browser that is being killed may never be answered.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      episode.context.close(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
   } catch {
     // A context of a crashed browser is already gone.
   } finally {
@@ -220,8 +250,8 @@ export async function shutdownWebshopRuntime(): Promise<void> {
   browser = undefined;
   server = undefined;
   spare = undefined;
+  if (sp) discard(sp.made);
   await Promise.all([
-    sp?.then((x) => x.context.close()).catch(() => undefined),
     b?.then((x) => x.close()).catch(() => undefined),
     s?.then((x) => x.close()).catch(() => undefined),
   ]);
