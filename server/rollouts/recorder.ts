@@ -236,18 +236,15 @@ export class EpisodeRecorder {
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = await rolloutDb();
     const statements: Prisma.PrismaPromise<unknown>[] = [];
-    if (!(await isEmbedded(db))) {
-      // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
-      // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy
-      // disk — and with the lock held every writer of a run would queue behind it. So writes
-      // commit asynchronously: the lock is released at once, the WAL writer flushes within
-      // wal_writer_delay. A server crash can lose only that last moment, i.e. leave episodes
-      // claimed or running, which resumeUnfinishedRuns() dispatches again — never a duplicate.
-      // PGlite has no WAL writer (nothing would flush until a later durable commit) and no
-      // concurrent writers to wait for, so it keeps durable commits.
-      statements.push(db.$executeRaw`SET LOCAL synchronous_commit = off`);
-    }
-
+    // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
+    // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy disk —
+    // and with the lock held every writer of a run would queue behind it. So writes commit
+    // asynchronously (set inside the statement, which commits on the server without a client round
+    // trip while the lock is held): the WAL writer flushes within wal_writer_delay, and a server
+    // crash can lose only that last moment, i.e. leave episodes claimed or running, which
+    // resumeUnfinishedRuns() dispatches again — never a duplicate. PGlite has no WAL writer
+    // (nothing would flush until a later durable commit) and no concurrent writers: it stays durable.
+    const syncCommit = (await isEmbedded(db)) ? 'on' : 'off';
     // A run moves queued -> running exactly once: under READ COMMITTED the status test is
     // re-checked on the latest row after a lock wait, so only one writer gets the row back.
     const mayStart = [...new Set(claims.map((c) => c.req.runId))].filter(
@@ -278,6 +275,7 @@ export class EpisodeRecorder {
     );
     statements.push(db.$queryRaw<{ claimed: ClaimedEpisode[]; won: string[] }[]>`
       WITH
+      cfg AS (SELECT set_config('synchronous_commit', ${syncCommit}, true) AS v),
       claimed AS (
         UPDATE "Episode" AS e SET status = 'running', attempt = e.attempt + 1, "workerId" = ${this.workerId}, "startedAt" = now()
         WHERE e.id = ANY(${claimIds}::text[]) AND e.status <> 'done'
@@ -312,8 +310,11 @@ export class EpisodeRecorder {
         WHERE s."episodeId" IN (SELECT id FROM won)
         RETURNING 1),
       counts AS (
+        -- The filter on ins makes the step insert finish before the run rows are locked, so the
+        -- lock is held only for the run update, the event insert and the commit.
         SELECT id, sum(n)::int AS n FROM (
           SELECT "runId" AS id, 0 AS n FROM claimed UNION ALL SELECT "runId", 1 FROM won) AS x
+        WHERE (SELECT count(*) FROM ins) >= 0
         GROUP BY id),
       runs AS (
         UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + c.n,
@@ -345,6 +346,7 @@ export class EpisodeRecorder {
         ORDER BY x."runId", x.grp, x.ord
         RETURNING 1)
       SELECT
+        (SELECT v FROM cfg) AS cfg,
         (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
         (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
         (SELECT count(*) FROM ins)::int AS steps,
