@@ -1,6 +1,9 @@
+import { getPolicy } from '../../policies/index.ts';
 import { DESIGNERS, type DesignerName } from '../../rigger/designers/index.ts';
 import { type RigResult, runRig } from '../../rigger/loop.ts';
 import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import { defaultEngine, inProcessExecutor } from '../../rollouts/default-engine.ts';
+import { rolloutEngine, setRolloutEngine } from '../../rollouts/engine.ts';
 import {
   type Command,
   flag,
@@ -111,12 +114,21 @@ export const command: Command = {
     const band = bandOption(values, 'band');
     const stepsBand = bandOption(values, 'steps-band');
     const defect = stringOption(values, 'defect');
+    const designer = designerOption(values);
+    // A one-shot CLI rig of a scripted policy with the heuristic designer plays its episodes on this
+    // thread: the hook code is the designer's own templates (no LLM-written code to isolate) and a
+    // scripted policy is cheap, so the worker pool's start-up was most of a short rig's wall time.
+    const inProcess =
+      designer === 'heuristic' &&
+      getPolicy(policy).descriptor.kind === 'scripted' &&
+      (await rolloutEngine()) === defaultEngine;
+    if (inProcess) setRolloutEngine({ ...defaultEngine, executor: () => inProcessExecutor() });
     try {
       const result = await runRig(
         {
           task,
           policy,
-          designer: designerOption(values),
+          designer,
           k: intOption(values, 'k', 5),
           maxIterations: intOption(values, 'max-iterations', 5),
           rounds: intOption(values, 'rounds', 1),
@@ -139,6 +151,7 @@ export const command: Command = {
       return result.accepted ? 0 : 1;
     } finally {
       await closeRolloutResources();
+      if (inProcess) setRolloutEngine(undefined);
     }
   },
 };
