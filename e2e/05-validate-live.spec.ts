@@ -6,7 +6,7 @@ import { pct, snap, trpcMutation, trpcQuery, waitForRun } from './helpers.ts';
 
 test('the run page updates live and resumes after a reconnect', async ({ page }) => {
   await page.goto('/');
-  const total = 100;
+  const total = 300;
   // A harness version to validate (a contract that only rewords arrivals).
   const created = await trpcMutation<{ harnessId: string }>(page, 'harnesses.create', {
     name: 'Reworded arrivals (live)',

@@ -30,14 +30,14 @@ test('episode end to page, and a 10,000-step trajectory opening', async ({ page 
   });
   await page.goto('/tasks/household/eval_seen-004');
   await page.getByTestId('launch-policy').selectOption('scripted:household-explorer');
-  await page.getByTestId('launch-k').fill('60');
+  await page.getByTestId('launch-k').fill('200');
   await page.getByTestId('launch-run').click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   const liveRun = page.url().split('/').pop()!;
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-state', 'pending');
   const liveSince = Date.now();
   await waitForRun(page, liveRun, 180_000);
-  await expect(page.getByTestId('episode-count')).toHaveText('60 episodes', { timeout: 30_000 });
+  await expect(page.getByTestId('episode-count')).toHaveText('200 episodes', { timeout: 30_000 });
   const appeared = await page.evaluate(
     () => (window as unknown as { __appeared: Record<string, number> }).__appeared,
   );
