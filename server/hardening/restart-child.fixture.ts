@@ -1,0 +1,22 @@
+// Fixture for restart.hardening.test.ts: a stand-in studio process on a PostgreSQL database that
+// launches a run on the counter engine, reports its id, and keeps executing until it is SIGKILLed.
+import { openDb } from '../db/index.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { setRolloutEngine } from '../rollouts/engine.ts';
+import { launchRun } from '../rollouts/service.ts';
+import { counterEngine, counterSpec } from '../rollouts/testing.ts';
+
+const [url, episodes] = process.argv.slice(2);
+if (!url || !episodes) throw new Error('usage: restart-child.fixture.ts <postgres-url> <episodes>');
+const { db } = await openDb({ kind: 'postgres', url });
+setRolloutDb(db);
+// Slow episodes so the kill lands mid-run.
+setRolloutEngine(counterEngine({ delayMs: 150 }));
+const { runId } = await launchRun({
+  spec: counterSpec,
+  policy: 'test:inc',
+  k: Number(episodes),
+  maxSteps: 10,
+});
+process.stdout.write(`run ${runId}\n`);
+setInterval(() => {}, 1000);
