@@ -37,6 +37,19 @@ test('compare skill sources and open a skill bank', async ({ page }) => {
   await expect(page.getByTestId('skill')).toHaveCount(original.skills);
   await expect(page.getByTestId('edit-history').locator('li')).toHaveCount(original.skills);
 
+  // Sources link to the recorded training episodes (the comparison recorded them as runs).
+  const firstSkill = page
+    .getByTestId('skill')
+    .filter({ has: page.locator('details') })
+    .first();
+  await firstSkill.locator('summary').click();
+  const source = firstSkill.getByTestId('skill-source').first();
+  const href = (await source.getAttribute('href'))!;
+  expect(href).toMatch(/^\/runs\/[a-z0-9]+\/episodes\/[a-z0-9]+$/);
+  await source.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByTestId('episode-outcome')).toBeVisible();
+
   await page.goto('/skills');
   await expect(page.getByTestId('bank-row').first()).toBeVisible();
 });
