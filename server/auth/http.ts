@@ -77,7 +77,7 @@ export async function sharePath(share: SharePayload): Promise<string> {
     case 'run':
       return `/runs/${share.ids[0]}`;
     case 'comparison':
-      return `/compare?compare=${share.ids.join('..')}`;
+      return `/compare?runs=${share.ids.join('..')}`;
     case 'trajectory': {
       const ep = await db.episode.findUnique({
         where: { id: share.ids[0] },
