@@ -104,6 +104,10 @@ test('a skilled bpe run with edited reward parameters; the reward term by term',
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   const runId = page.url().split('/').pop()!;
   await waitForRun(page, runId);
+  await expect(page.getByTestId('run-skill-bank')).toHaveAttribute(
+    'href',
+    `/skills/${bank.bankId}`,
+  );
 
   // The run records the bank and the edited parameters.
   const run = await trpcQuery<{ rewardParams: Record<string, unknown> }>(page, 'runs.byId', {

@@ -7,6 +7,7 @@ import Link from 'next/link';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
+import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
@@ -79,6 +80,7 @@ export function RunDetail({ id }: { id: string }) {
             {r.spec.env.type !== 'base' ? (
               <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
             ) : null}
+            <RunSkillBank rewardParams={r.rewardParams} />
             <span>
               · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
             </span>

@@ -1,0 +1,91 @@
+// `harness rollout --skill-bank ID`: the CLI launches a recorded run whose policy gets the bank.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../cli/command.ts';
+import { main } from '../cli/main.ts';
+import { config, setConfig } from '../config.ts';
+import { closeRolloutResources } from '../rollouts/cli-support.ts';
+import { getRunSummary } from '../rollouts/service.ts';
+import { SkillBankState } from './bank.ts';
+import { saveBank } from './store.ts';
+
+let dir: string;
+let saved: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'cli-skill-bank-'));
+  saved = config().DATA_DIR;
+  setConfig({ DATA_DIR: dir, REDIS_URL: undefined });
+});
+
+afterAll(async () => {
+  await closeRolloutResources();
+  setConfig({ DATA_DIR: saved });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    input: new PassThrough(),
+    output: new PassThrough(),
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('harness rollout --skill-bank', () => {
+  it('refuses an unknown bank and records a known one on the run', async () => {
+    const base = ['rollout', '--spec', 'household:eval_unseen-001', '--json'];
+    const missing = await cli(
+      ...base,
+      '--policy',
+      'bpe(scripted:household-explorer)',
+      '--skill-bank',
+      'nope',
+    );
+    expect(missing.code).not.toBe(0);
+    expect(missing.err).toMatch(/skill bank 'nope' not found/);
+
+    const bankId = await saveBank({
+      name: 'one prior',
+      bridge: 'household',
+      source: 'manual',
+      config: {},
+      bank: new SkillBankState([
+        {
+          id: 'p',
+          category: 'prior',
+          taskType: null,
+          title: 'Where to find a mug',
+          description: '',
+          content: 'Search order for mug: countertop > cabinet',
+          sourceEpisodeIds: [],
+          uses: 0,
+        },
+      ]),
+    });
+    const ok = await cli(
+      ...base,
+      '--policy',
+      'bpe(scripted:household-explorer)',
+      '--skill-bank',
+      bankId,
+    );
+    expect(ok.code).toBe(0);
+    const { runId } = JSON.parse(ok.out) as { runId: string };
+    const run = await getRunSummary(runId);
+    expect(run.rewardParams).toMatchObject({ policyOptions: { skillBankId: bankId } });
+    expect(run.episodesDone).toBe(1);
+  });
+});
