@@ -338,6 +338,12 @@ interface DumpedError {
   lineNumber?: number;
 }
 
+/** Hook code may throw anything (`throw null`, `throw 5`): only objects carry name and message. */
+function asDumpedError(value: unknown): DumpedError {
+  if (value !== null && typeof value === 'object') return value as DumpedError;
+  return { name: 'Error', message: `threw a non-error value: ${String(value)}` };
+}
+
 const FATAL_MESSAGES = ['interrupted', 'out of memory', 'stack overflow'];
 
 function locate(err: DumpedError, file: string): { line?: number; column?: number } {
@@ -727,7 +733,7 @@ export class HookSet {
     }
     for (const h of handles) h.dispose();
     if (result.error) {
-      const dumped = ctx.dump(result.error) as DumpedError;
+      const dumped = asDumpedError(ctx.dump(result.error));
       result.error.dispose();
       let hook = name;
       const fatal =
@@ -834,7 +840,7 @@ export class HookSet {
       this.deadline = Number.POSITIVE_INFINITY;
     }
     if (r.error) {
-      const dumped = ctx.dump(r.error) as DumpedError;
+      const dumped = asDumpedError(ctx.dump(r.error));
       r.error.dispose();
       const { error, fatal } = codeError(dumped, {
         phase: 'load',
