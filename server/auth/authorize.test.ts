@@ -168,6 +168,10 @@ describe('every procedure is authorised', () => {
       expect(await codeOf(call(b, path, inputFor(path))), path).toBe('FORBIDDEN');
     }
     expect(await codeOf(call(b, 'runs.byId', { id: ids.runB }))).toBe('OK');
+    // Lists show the active project only.
+    const listed = (await b.runs.list({})).items.map((r) => r.id);
+    expect(listed).toContain(ids.runB);
+    expect(listed).not.toContain(ids.runA);
   }, 60_000);
 
   it('a member reads their project; a viewer cannot launch or decide, a researcher can pass', async () => {

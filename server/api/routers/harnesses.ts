@@ -20,10 +20,12 @@ const NameSchema = z.string().trim().min(1).max(120);
 export const harnessesRouter = router({
   list: publicProcedure
     .input(z.object({ bridge: z.string().optional(), task: z.string().optional() }).optional())
-    .query(async ({ input }) => {
+    .query(async ({ input, ctx }) => {
       const db = await getDb();
       return db.harness.findMany({
         where: {
+          // Team mode: only the active project's harnesses.
+          ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
           ...(input?.bridge ? { bridge: input.bridge } : {}),
           ...(input?.task ? { taskId: input.task } : {}),
         },

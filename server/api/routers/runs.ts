@@ -41,15 +41,17 @@ export const runsRouter = router({
         })
         .optional(),
     )
-    .query(async ({ input }) => {
+    .query(async ({ input, ctx }) => {
       const limit = input?.limit ?? 30;
+      // Team mode: only the active project's runs.
+      const projectId = ctx.auth?.projectId;
       let ids: string[];
       let nextCursor: string | null;
       if (input?.task) {
         // Runs of one task: the run service lists all runs, so the task filter is a direct query.
         const db = await rolloutDb();
         const rows = await db.run.findMany({
-          where: { taskIds: { has: input.task } },
+          where: { taskIds: { has: input.task }, ...(projectId ? { projectId } : {}) },
           orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
           take: limit,
           select: { id: true },
@@ -57,7 +59,11 @@ export const runsRouter = router({
         ids = rows.map((r) => r.id);
         nextCursor = null;
       } else {
-        const page = await listRuns({ limit, ...(input?.cursor ? { cursor: input.cursor } : {}) });
+        const page = await listRuns({
+          limit,
+          ...(input?.cursor ? { cursor: input.cursor } : {}),
+          ...(projectId ? { projectId } : {}),
+        });
         ids = page.items.map((r) => r.id);
         nextCursor = page.nextCursor;
       }
