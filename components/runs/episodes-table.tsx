@@ -2,8 +2,10 @@
 // Finished episodes of a run, newest outcome classes filterable (?filter=failures|errors|successes).
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { memo } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { cn } from '../ui/cn.ts';
 import { EmptyState } from '../ui/misc.tsx';
@@ -72,43 +74,7 @@ export function EpisodesTable({ runId }: { runId: string }) {
             </THead>
             <TBody data-testid="episode-rows">
               {items.map((e) => (
-                <TR
-                  key={e.id}
-                  data-testid="episode-row"
-                  data-episode-id={e.id}
-                  data-outcome={e.outcome ?? ''}
-                >
-                  <TD className="tabular-nums text-muted-foreground">{e.ordinal + 1}</TD>
-                  <TD className="font-mono text-xs">
-                    <Link
-                      href={`/runs/${runId}/episodes/${e.id}`}
-                      className="text-primary hover:underline"
-                      data-testid="episode-link"
-                    >
-                      {e.taskId}
-                    </Link>
-                  </TD>
-                  <TD className="text-right tabular-nums">{e.seed}</TD>
-                  <TD>
-                    <Badge variant={outcomeVariant(e.outcome)}>{e.outcome ?? e.status}</Badge>
-                  </TD>
-                  <TD
-                    className="max-w-[360px] truncate text-xs text-muted-foreground"
-                    title={e.errorMessage ?? undefined}
-                  >
-                    {e.outcome === 'failure' && e.failureCategory
-                      ? failureLabel(e.failureCategory)
-                      : null}
-                    {e.outcome === 'error'
-                      ? `${e.errorKind ?? 'error'}: ${e.errorMessage ?? ''}`
-                      : null}
-                  </TD>
-                  <TD className="text-right tabular-nums">{e.steps}</TD>
-                  <TD className="text-right tabular-nums">{num(e.reward, 2)}</TD>
-                  <TD className="text-right text-xs tabular-nums text-muted-foreground">
-                    {duration(e.durationMs)}
-                  </TD>
-                </TR>
+                <EpisodeRowView key={e.id} runId={runId} e={e} />
               ))}
             </TBody>
           </Table>
@@ -117,3 +83,46 @@ export function EpisodesTable({ runId }: { runId: string }) {
     </div>
   );
 }
+
+type EpisodeItem = RouterOutputs['runs']['episodes']['items'][number];
+
+// Rows are memoised: while a run streams, only the rows of newly ended episodes render (the query
+// cache keeps the identity of unchanged rows).
+const EpisodeRowView = memo(function EpisodeRowView({
+  runId,
+  e,
+}: {
+  runId: string;
+  e: EpisodeItem;
+}) {
+  return (
+    <TR data-testid="episode-row" data-episode-id={e.id} data-outcome={e.outcome ?? ''}>
+      <TD className="tabular-nums text-muted-foreground">{e.ordinal + 1}</TD>
+      <TD className="font-mono text-xs">
+        <Link
+          href={`/runs/${runId}/episodes/${e.id}`}
+          className="text-primary hover:underline"
+          data-testid="episode-link"
+        >
+          {e.taskId}
+        </Link>
+      </TD>
+      <TD className="text-right tabular-nums">{e.seed}</TD>
+      <TD>
+        <Badge variant={outcomeVariant(e.outcome)}>{e.outcome ?? e.status}</Badge>
+      </TD>
+      <TD
+        className="max-w-[360px] truncate text-xs text-muted-foreground"
+        title={e.errorMessage ?? undefined}
+      >
+        {e.outcome === 'failure' && e.failureCategory ? failureLabel(e.failureCategory) : null}
+        {e.outcome === 'error' ? `${e.errorKind ?? 'error'}: ${e.errorMessage ?? ''}` : null}
+      </TD>
+      <TD className="text-right tabular-nums">{e.steps}</TD>
+      <TD className="text-right tabular-nums">{num(e.reward, 2)}</TD>
+      <TD className="text-right text-xs tabular-nums text-muted-foreground">
+        {duration(e.durationMs)}
+      </TD>
+    </TR>
+  );
+});

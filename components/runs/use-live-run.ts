@@ -65,13 +65,22 @@ export function useLiveRun(runId: string, active: boolean) {
     };
   }, []);
 
-  // An ended episode goes straight into the cached episode list, so its row appears without
-  // waiting for a refetch; the coalesced refresh then brings the exact stored rows and metrics.
-  const addEpisode = useCallback(
-    (payload: EpisodeEndedPayload) => {
-      queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) => {
-        if (!old || old.items.some((e) => e.id === payload.episodeId)) return old;
-        const row: EpisodeRow = {
+  // Ended episodes go straight into the cached episode list, so their rows appear without waiting
+  // for a refetch; events are applied in small batches (one render per batch, not per event) and
+  // the coalesced refresh then brings the exact stored rows and metrics.
+  const pending = useRef<EpisodeEndedPayload[]>([]);
+  const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flush = useCallback(() => {
+    flushTimer.current = undefined;
+    const batch = pending.current;
+    pending.current = [];
+    if (batch.length === 0) return;
+    queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) => {
+      if (!old) return old;
+      const known = new Set(old.items.map((e) => e.id));
+      const added: EpisodeRow[] = batch
+        .filter((p) => !known.has(p.episodeId))
+        .map((payload) => ({
           id: payload.episodeId,
           runId,
           taskId: payload.taskId,
@@ -88,13 +97,19 @@ export function useLiveRun(runId: string, active: boolean) {
           durationMs: payload.durationMs,
           startedAt: null,
           finishedAt: null,
-        };
-        const items = [...old.items, row].sort((a, b) => a.ordinal - b.ordinal);
-        return { ...old, items };
-      });
+        }));
+      if (added.length === 0) return old;
+      return { ...old, items: [...old.items, ...added].sort((a, b) => a.ordinal - b.ordinal) };
+    });
+  }, [queryClient, trpc, runId]);
+  const addEpisode = useCallback(
+    (payload: EpisodeEndedPayload) => {
+      pending.current.push(payload);
+      flushTimer.current ??= setTimeout(flush, 100);
     },
-    [queryClient, trpc, runId],
+    [flush],
   );
+  useEffect(() => () => clearTimeout(flushTimer.current), []);
 
   const sub = useSubscription(
     trpc.runs.live.subscriptionOptions(
