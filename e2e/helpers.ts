@@ -77,7 +77,8 @@ export const FAILURE_LABEL: Record<string, string> = {
   invalid_action_loop: 'Invalid-action loop',
 };
 
-/** Drags from a node's output port to another node's input port, as a person connects nodes. */
+/** Drags from a node's output port to another node's input port, as a person connects nodes
+ * (hover, press, move in steps, release); tries again once if React Flow missed the drop. */
 export async function connectNodes(
   page: Page,
   source: string,
@@ -86,13 +87,21 @@ export async function connectNodes(
 ): Promise<void> {
   const from = page.locator(`[data-testid="rf__node-${source}"] [data-testid="handle-out"]`);
   const to = page.locator(`[data-testid="rf__node-${target}"] [data-testid="handle-${handle}"]`);
-  const a = await from.boundingBox();
-  const b = await to.boundingBox();
-  if (!a || !b) throw new Error(`handles not visible: ${source} -> ${target}.${handle}`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
+  const edge = page.locator(`[data-testid="rf__edge-e:${source}->${target}:${handle}"]`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const a = await from.boundingBox();
+    const b = await to.boundingBox();
+    if (!a || !b) throw new Error(`handles not visible: ${source} -> ${target}.${handle}`);
+    await from.hover();
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 8, a.y + a.height / 2 + 8, { steps: 3 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 15 });
+    await to.hover();
+    await page.mouse.up();
+    if ((await edge.count()) > 0) return;
+    await page.waitForTimeout(200);
+    if ((await edge.count()) > 0) return;
+  }
 }
 
 /** Replaces a CodeMirror editor's whole text. */
