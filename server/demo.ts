@@ -6,8 +6,8 @@ import { createHarnessVersion } from './db/queries.ts';
 import type { HarnessSpec } from './harness/spec.ts';
 import { launchRun } from './rollouts/service.ts';
 
-const HOUSEHOLD_TASK = 'eval_seen-001';
-const TOY24_TASK = '1-1-2-6';
+const HOUSEHOLD_TASK = 'eval_seen-004';
+const TOY24_TASK = '1-1-1-12';
 
 /** The paper's observation trim: keep the first two sentences of every observation. */
 const TRIM_CODE = `// Keep observations short: the first two sentences only.
@@ -50,7 +50,7 @@ export async function loadDemo(): Promise<string | undefined> {
   });
   await launchRun({
     spec: base('household', HOUSEHOLD_TASK),
-    policy: 'scripted:household-no-transform',
+    policy: 'scripted:household-no-open',
     k: 12,
     kind: 'baseline',
     createdBy: 'demo',
@@ -80,7 +80,7 @@ export async function loadDemo(): Promise<string | undefined> {
   });
   await launchRun({
     spec: contract(GUARD_CODE, 'household', HOUSEHOLD_TASK),
-    policy: 'scripted:household-no-transform',
+    policy: 'scripted:household-no-open',
     k: 12,
     kind: 'validation',
     harnessVersionId: v2.id,
