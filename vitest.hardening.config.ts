@@ -11,6 +11,6 @@ export default defineConfig({
     pool: 'forks',
     execArgv: ['--expose-gc'],
     fileParallelism: false,
-    reporters: ['default'],
+    reporters: ['default', ['json', { outputFile: 'reports/vitest-hardening.json' }]],
   },
 });

@@ -21,6 +21,16 @@ if (vitest) {
   notes.push('unit tests did not run');
 }
 
+const hardening = read('reports/vitest-hardening.json');
+if (hardening) {
+  passed += hardening.numPassedTests;
+  failed += hardening.numFailedTests + (hardening.numRuntimeErrorTestSuites ?? 0);
+  notes.push(`hardening ${hardening.numPassedTests}/${hardening.numTotalTests}`);
+} else {
+  failed += 1;
+  notes.push('hardening tests did not run');
+}
+
 const playwright = read('reports/playwright.json');
 if (playwright) {
   const s = playwright.stats;
