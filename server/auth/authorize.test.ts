@@ -7,6 +7,8 @@ import { appRouter, createCaller } from '../api/root.ts';
 import { type Config, config, setConfig } from '../config.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { setRolloutDb } from '../rollouts/db.ts';
+import { SkillBankState } from '../skills/bank.ts';
+import { saveBank } from '../skills/store.ts';
 import { PUBLIC_PATHS } from './authorize.ts';
 import { resolveAuth, teamContext } from './context.ts';
 import {
@@ -172,6 +174,66 @@ describe('every procedure is authorised', () => {
     const listed = (await b.runs.list({})).items.map((r) => r.id);
     expect(listed).toContain(ids.runB);
     expect(listed).not.toContain(ids.runA);
+  }, 60_000);
+
+  it("lists rigs, skill banks and comparisons of the caller's active project only", async () => {
+    const rows: Record<string, { rig: string; bank: string; cmp: string }> = {};
+    for (const [key, projectId] of [
+      ['A', ids.projectA],
+      ['B', ids.projectB],
+    ] as const) {
+      const rig = await handle.db.rig.create({
+        data: {
+          bridge: 'toy24',
+          taskId: 'toy24:t1',
+          policy: 'scripted:toy24-exact',
+          designer: 'heuristic',
+          k: 1,
+          maxIterations: 1,
+          constraints: {},
+          projectId,
+        },
+      });
+      // New banks get the caller's project through the store, as the comparison service saves them.
+      const bank = await saveBank({
+        name: `bank ${key}`,
+        bridge: 'toy24',
+        source: 'manual',
+        config: {},
+        bank: new SkillBankState(),
+        projectId,
+      });
+      const cmp = await handle.db.comparison.create({
+        data: {
+          bridge: 'toy24',
+          policy: 'scripted:toy24-exact',
+          trainSplit: 'train',
+          evalSplit: 'eval',
+          envs: 1,
+          config: {},
+          projectId,
+        },
+      });
+      rows[key] = { rig: rig.id, bank, cmp: cmp.id };
+    }
+    expect(
+      (await handle.db.skillBank.findUniqueOrThrow({ where: { id: rows.B!.bank } })).projectId,
+    ).toBe(ids.projectB);
+    const b = await callerFor({ session: tokens.researcherB });
+    const rigs = (await b.rigs.list()).map((r) => r.id);
+    const banks = (await b.skills.banks()).map((r) => r.id);
+    const cmps = (await b.skills.comparisons()).map((r) => r.id);
+    expect(rigs).toContain(rows.B!.rig);
+    expect(banks).toContain(rows.B!.bank);
+    expect(cmps).toContain(rows.B!.cmp);
+    expect(rigs).not.toContain(rows.A!.rig);
+    expect(banks).not.toContain(rows.A!.bank);
+    expect(cmps).not.toContain(rows.A!.cmp);
+    // And the other way round: project A's viewer sees none of project B's rows.
+    const viewer = await callerFor({ session: tokens.viewerA });
+    expect((await viewer.rigs.list()).map((r) => r.id)).toEqual([rows.A!.rig]);
+    expect((await viewer.skills.banks()).map((r) => r.id)).toEqual([rows.A!.bank]);
+    expect((await viewer.skills.comparisons()).map((r) => r.id)).toEqual([rows.A!.cmp]);
   }, 60_000);
 
   it('a member reads their project; a viewer cannot launch or decide, a researcher can pass', async () => {

@@ -142,10 +142,13 @@ export async function getRig(id: string): Promise<RigView> {
   };
 }
 
-export async function listRigs(o: { bridge?: string; taskId?: string; limit?: number } = {}) {
+export async function listRigs(
+  o: { bridge?: string; taskId?: string; limit?: number; projectId?: string } = {},
+) {
   const db = await rolloutDb();
   const rows = await db.rig.findMany({
     where: {
+      ...(o.projectId ? { projectId: o.projectId } : {}),
       ...(o.bridge ? { bridge: o.bridge } : {}),
       ...(o.taskId ? { taskId: { startsWith: o.taskId } } : {}),
     },

@@ -54,6 +54,8 @@ export const CompareInputSchema = z.object({
     })
     .optional(),
   persist: z.boolean().default(true),
+  /** Team mode: the project the persisted comparison, banks and runs belong to. */
+  projectId: z.string().optional(),
 });
 export type CompareInput = z.input<typeof CompareInputSchema>;
 
@@ -323,6 +325,7 @@ export async function compareSkillSources(
       spec: baseSpec(input.bridge, first.id),
       policy: input.policy,
       maxSteps: input.maxSteps,
+      projectId: input.projectId,
       episodes: original.map((r, i) => ({
         taskId: (train[i] as TaskInfo).id,
         seed: input.seed,
@@ -343,6 +346,7 @@ export async function compareSkillSources(
         spec,
         policy: input.policy,
         maxSteps: input.maxSteps,
+        projectId: input.projectId,
         episodes: [{ taskId: x.task.id, seed: input.seed, result: x.r }],
       });
       wrappedIds[i] = c.episodeIds[0] as string;
@@ -402,6 +406,7 @@ export async function compareSkillSources(
           trainSplit: input.trainSplit,
         },
         bank: banks[source],
+        projectId: input.projectId,
       });
     }
     const trainOf =

@@ -20,6 +20,7 @@ export async function recordPlayedRun(o: {
   maxSteps: number;
   episodes: PlayedEpisode[];
   policyOptions?: Record<string, unknown>;
+  projectId?: string | undefined;
 }): Promise<{ runId: string; episodeIds: string[] }> {
   const db = await rolloutDb();
   const taskIds = [...new Set(o.episodes.map((e) => e.taskId))];
@@ -39,6 +40,7 @@ export async function recordPlayedRun(o: {
           ? (JSON.parse(JSON.stringify({ policyOptions: o.policyOptions })) as object)
           : {},
         episodesTotal: o.episodes.length,
+        projectId: o.projectId ?? null,
       },
       select: { id: true },
     });

@@ -54,11 +54,18 @@ export async function saveBank(o: {
   source: string;
   config: Json;
   bank: SkillBankState;
+  projectId?: string | undefined;
 }): Promise<string> {
   const client = await db();
   return client.$transaction(async (tx) => {
     const bank = await tx.skillBank.create({
-      data: { name: o.name, bridge: o.bridge, source: o.source, config: asJson(o.config) },
+      data: {
+        name: o.name,
+        bridge: o.bridge,
+        source: o.source,
+        config: asJson(o.config),
+        projectId: o.projectId ?? null,
+      },
       select: { id: true },
     });
     const ids = new Map<string, string>();
@@ -104,8 +111,9 @@ export interface BankInfo {
   skills: number;
 }
 
-export async function listBanks(): Promise<BankInfo[]> {
+export async function listBanks(o: { projectId?: string } = {}): Promise<BankInfo[]> {
   const rows = await (await db()).skillBank.findMany({
+    where: o.projectId ? { projectId: o.projectId } : {},
     orderBy: { createdAt: 'desc' },
     take: 200,
     select: {
@@ -192,6 +200,7 @@ export async function loadBankState(id: string): Promise<SkillBankState> {
 export async function saveComparison(r: CompareResult): Promise<string> {
   const row = await (await db()).comparison.create({
     data: {
+      projectId: r.input.projectId ?? null,
       bridge: r.input.bridge,
       policy: r.input.policy,
       trainSplit: r.input.trainSplit,
@@ -259,8 +268,9 @@ function toCmp(r: {
   };
 }
 
-export async function listComparisons(): Promise<ComparisonInfo[]> {
+export async function listComparisons(o: { projectId?: string } = {}): Promise<ComparisonInfo[]> {
   const rows = await (await db()).comparison.findMany({
+    where: o.projectId ? { projectId: o.projectId } : {},
     orderBy: { createdAt: 'desc' },
     take: 100,
     select: CMP_SELECT,

@@ -7,11 +7,21 @@ import { publicProcedure, router } from '../trpc.ts';
 export const rigsRouter = router({
   list: publicProcedure
     .input(z.object({ bridge: z.string().optional(), taskId: z.string().optional() }).optional())
-    .query(({ input }) => listRigs(input ?? {})),
+    // Team mode: only the active project's rigs.
+    .query(({ input, ctx }) =>
+      listRigs({ ...input, ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}) }),
+    ),
   byId: publicProcedure.input(z.object({ id: z.string() })).query(({ input }) => getRig(input.id)),
   launch: publicProcedure
-    .input(RigInputSchema.omit({ createdBy: true, policyOptions: true }))
-    .mutation(({ input, ctx }) => startRig({ ...input, createdBy: ctx.user.id })),
+    // The project is the caller's active one (authorised by the middleware), never the client's word.
+    .input(RigInputSchema.omit({ createdBy: true, policyOptions: true, projectId: true }))
+    .mutation(({ input, ctx }) =>
+      startRig({
+        ...input,
+        createdBy: ctx.user.id,
+        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+      }),
+    ),
   review: publicProcedure
     .input(
       z.object({

@@ -6,11 +6,16 @@ import { getBank, getComparison, listBanks, listComparisons } from '../../skills
 import { publicProcedure, router } from '../trpc.ts';
 
 export const skillsRouter = router({
-  banks: publicProcedure.query(() => listBanks()),
+  // Team mode: lists show the active project only.
+  banks: publicProcedure.query(({ ctx }) =>
+    listBanks(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+  ),
   bank: publicProcedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ input }) => getBank(input.id)),
-  comparisons: publicProcedure.query(() => listComparisons()),
+  comparisons: publicProcedure.query(({ ctx }) =>
+    listComparisons(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+  ),
   comparison: publicProcedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ input }) => getComparison(input.id)),
@@ -30,8 +35,12 @@ export const skillsRouter = router({
         evalEnvs: z.number().int().min(1).max(200).default(24),
       }),
     )
-    .mutation(async ({ input }) => {
-      const r = await compareSkillSources({ ...input, persist: true });
+    .mutation(async ({ input, ctx }) => {
+      const r = await compareSkillSources({
+        ...input,
+        persist: true,
+        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+      });
       return { id: r.id, rows: r.rows };
     }),
   /**
