@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessCodeError } from '../errors.ts';
 import { compileHooks, compileWhen, createHarness, type HarnessSpec } from './index.ts';
-import { prepareHookSource } from './sandbox.ts';
+import { MAX_HOOK_REPLY_BYTES, prepareHookSource } from './sandbox.ts';
 import { act, fakeBridges } from './testing/fake-bridges.ts';
 
 const contract = (code: string): HarnessSpec => ({
@@ -130,6 +130,39 @@ export function filterObservation(o) { seen += 1; return o.text.slice(0, 10) + '
     const c = (await h.reset({ seed: 6 })).observation.text;
     expect(a).toBe(b);
     expect(a).not.toBe(c);
+  });
+
+  it('refuses a hook reply over the size cap, naming the hook and the sizes', async () => {
+    for (const [hook, body, size] of [
+      ['filterObservation', "return { text: 'x'.repeat(1 << 24) };", '16.0 MiB'],
+      [
+        'filterAction',
+        "return { name: 'act', args: { command: 'y'.repeat(300 * 1024) } };",
+        '301 KiB',
+      ],
+      [
+        'modifyTransition',
+        "return { ...r, observation: { text: 'z'.repeat(1 << 20) } };",
+        '1.0 MiB',
+      ],
+    ] as const) {
+      const args = hook === 'modifyTransition' ? 'a, r' : 'o';
+      const h = await harnessFor(`export function ${hook}(${args}) { ${body} }`);
+      // filterObservation already runs on the reset's observation.
+      const e = await codeError(
+        hook === 'filterObservation'
+          ? h.reset({ seed: 0 })
+          : h.reset({ seed: 0 }).then(() => h.step(act('look'))),
+      );
+      expect(e.hook).toBe(hook);
+      expect(e.message).toContain(`hook ${hook} returned ${size}; the limit is 256 KiB`);
+    }
+    // Just under the cap passes.
+    const h = await harnessFor(
+      `export function filterObservation(o) { return { text: 'x'.repeat(${MAX_HOOK_REPLY_BYTES - 64}) }; }`,
+    );
+    await h.reset({ seed: 0 });
+    expect((await h.step(act('look'))).observation.text).toHaveLength(MAX_HOOK_REPLY_BYTES - 64);
   });
 
   it('names the failing hook when both after-step hooks run in one crossing', async () => {

@@ -53,6 +53,18 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   maxStackBytes: 64 * 1024,
 };
 
+/**
+ * Cap of one hook reply (serialised JSON, UTF-8 bytes). The sandbox's memory cap alone lets a hook
+ * hand the host a 16 MiB action or observation, which would then be copied into every Step row
+ * and live event; real actions and observations are a few KiB.
+ */
+export const MAX_HOOK_REPLY_BYTES = 256 * 1024;
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${Math.ceil(n / 1024)} KiB`;
+}
+
 const USER_FILE = 'hooks.js';
 const WASM_PAGE = 64 * 1024;
 
@@ -130,6 +142,7 @@ function markStart(name: string): void {
 
 /** A hook reply ('' / 'V' + JSON / 'K' + JSON, see __encode) -> undefined when unchanged. */
 function decode(
+  hook: string,
   text: string,
   sentJson: string | undefined,
   lazyInfo: Record<string, Json> | undefined,
@@ -137,6 +150,16 @@ function decode(
   if (text === '') return undefined;
   const json = text.slice(1);
   if (sentJson !== undefined && json === sentJson) return undefined;
+  // A UTF-16 length times 3 bounds the UTF-8 size: count bytes only for replies near the cap.
+  if (json.length * 3 > MAX_HOOK_REPLY_BYTES) {
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (bytes > MAX_HOOK_REPLY_BYTES) {
+      throw new HarnessCodeError(
+        `hook ${hook} returned ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_HOOK_REPLY_BYTES)}`,
+        hook,
+      );
+    }
+  }
   const value = JSON.parse(json) as Json;
   if (
     text[0] === 'K' &&
@@ -674,7 +697,12 @@ export class HookSet {
       name,
       JSON.stringify([this.stateGen, lazyInfo !== undefined, ...args]),
     ]);
-    return decode(text, primary === undefined ? undefined : JSON.stringify(primary), lazyInfo);
+    return decode(
+      name,
+      text,
+      primary === undefined ? undefined : JSON.stringify(primary),
+      lazyInfo,
+    );
   }
 
   /**
@@ -699,8 +727,8 @@ export class HookSet {
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
-      transition: decode(t, JSON.stringify(rest), info),
-      observation: (seen: Json) => decode(o, JSON.stringify(seen), undefined),
+      transition: decode('modifyTransition', t, JSON.stringify(rest), info),
+      observation: (seen: Json) => decode('filterObservation', o, JSON.stringify(seen), undefined),
     };
   }
 
