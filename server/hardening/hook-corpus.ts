@@ -151,7 +151,7 @@ const ATTACKS: Record<string, string[]> = {
   ],
 };
 
-/** Oversize replies: the engine has no reply-size cap, so these return — they must not crash. */
+/** Oversize replies: over the engine's reply cap (MAX_HOOK_REPLY_BYTES) they end as harness errors; they must not crash. */
 const PROBES = [
   'return { name: "act", args: { command: "x".repeat(1 << 24) } };',
   'return { name: "act", args: { list: new Array(200000).fill("y") } };',

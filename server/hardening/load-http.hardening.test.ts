@@ -1,0 +1,207 @@
+// Load over real HTTP: 50 SSE clients on the tRPC subscription endpoint (runs.live), served by the
+// handler composition of server/main.ts (the app router's standalone HTTP handler inside the web
+// security wrapper; Next is replaced by a stub) on a loopback port, following 4 concurrent runs.
+// Every stored event reaches every client of its run once, in order; latency (commit to receipt
+// by the client) is reported.
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../api/root.ts';
+import { createContext } from '../api/trpc.ts';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { setRolloutEngine } from '../rollouts/engine.ts';
+import { closeRollouts, launchRun, listRunEvents, waitForRun } from '../rollouts/service.ts';
+import { counterEngine, counterSpec } from '../rollouts/testing.ts';
+import { percentile } from './load.ts';
+import { MAX_BODY_BYTES, withWebSecurity } from './web.ts';
+
+const RUNS = 4;
+const VIEWERS = 50;
+const EPISODES = 40;
+
+let handle: TestDb;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  handle = await createTestDb('postgres');
+  setRolloutDb(handle.db);
+  // A few ms per step keeps the runs going while the clients connect, so most events are live.
+  setRolloutEngine(counterEngine({ delayMs: 25 }));
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/api/trpc/',
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: ({ req }) => createContext({ req }),
+  });
+  server = createServer(
+    withWebSecurity({
+      trpcPrefix: '/api/trpc/',
+      trpc,
+      next: (_req, res) => res.end(),
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await closeRollouts();
+  setRolloutEngine(undefined);
+  setRolloutDb(undefined);
+  await handle?.close();
+});
+
+interface Received {
+  id: string;
+  createdAt: string;
+  type: string;
+  at: number;
+}
+
+/**
+ * One SSE client (as the browser's EventSource would be, over its own connection): resumes from
+ * `lastEventId` and reads until the server's `return` event, i.e. after run_completed.
+ */
+function follow(
+  runId: string,
+  lastEventId: string,
+): Promise<{ events: Received[]; connectedAt: number }> {
+  const input = encodeURIComponent(JSON.stringify({ runId, lastEventId }));
+  return new Promise((resolve, reject) => {
+    const events: Received[] = [];
+    let connectedAt = Number.NaN;
+    const req = request(
+      `${base}/api/trpc/runs.live?input=${input}`,
+      { agent: false, headers: { Accept: 'text/event-stream' } },
+      (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`runs.live answered ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        res.setEncoding('utf8');
+        let buffer = '';
+        let ended = false;
+        const finish = () => {
+          if (ended) return;
+          ended = true;
+          req.destroy();
+          resolve({ events, connectedAt });
+        };
+        res.on('data', (chunk: string) => {
+          const at = Date.now();
+          buffer += chunk;
+          for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            let event = 'message';
+            let id: string | undefined;
+            const data: string[] = [];
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event:')) event = line.slice(6).trim();
+              else if (line.startsWith('id:')) id = line.slice(3).trim();
+              else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+            }
+            if (event === 'connected') connectedAt = at;
+            else if (event === 'return') return finish();
+            else if (event === 'serialized-error') {
+              reject(new Error(`runs.live failed: ${data.join('\n')}`));
+              return finish();
+            } else if (event === 'message' && id !== undefined) {
+              const e = JSON.parse(data.join('\n')) as {
+                id: string;
+                createdAt: string;
+                type: string;
+              };
+              events.push({ id: e.id, createdAt: e.createdAt, type: e.type, at });
+            }
+          }
+        });
+        res.on('end', finish);
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('load over HTTP', () => {
+  it(`${VIEWERS} SSE clients on ${RUNS} concurrent runs: no event lost, duplicated or reordered`, async () => {
+    const t0 = performance.now();
+    const runIds: string[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { runId } = await launchRun({
+        spec: counterSpec,
+        policy: 'test:inc',
+        k: EPISODES,
+        seed: i * 1000,
+        maxSteps: 10,
+      });
+      runIds.push(runId);
+    }
+    // Each client resumes from the start ('0'), so events committed before it connected count too.
+    const clients = Array.from({ length: VIEWERS }, (_, v) => follow(runIds[v % RUNS]!, '0'));
+    const results = await Promise.all(clients);
+    await Promise.all(runIds.map((id) => waitForRun(id)));
+
+    const stored = new Map<string, string[]>();
+    for (const runId of runIds) {
+      const all: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await listRunEvents(runId, after);
+        if (page.length === 0) break;
+        for (const e of page) all.push(e.id);
+        after = page.at(-1)?.id;
+      }
+      stored.set(runId, all);
+    }
+    let lost = 0;
+    let duplicated = 0;
+    let outOfOrder = 0;
+    let delivered = 0;
+    const latencies: number[] = [];
+    const liveLatencies: number[] = [];
+    for (const [v, r] of results.entries()) {
+      const expected = stored.get(runIds[v % RUNS]!) ?? [];
+      const got = r.events.map((e) => e.id);
+      const gotSet = new Set(got);
+      delivered += got.length;
+      duplicated += got.length - gotSet.size;
+      lost += expected.filter((id) => !gotSet.has(id)).length;
+      for (let i = 1; i < got.length; i++) {
+        if (BigInt(got[i]!) <= BigInt(got[i - 1]!)) outOfOrder += 1;
+      }
+      for (const e of r.events) {
+        const committed = Date.parse(e.createdAt);
+        latencies.push(e.at - committed);
+        // Live: committed after this client's stream opened (not a replay of the backlog).
+        if (committed >= r.connectedAt) liveLatencies.push(e.at - committed);
+      }
+    }
+    const eventsPerRun = runIds.map((id) => stored.get(id)?.length ?? 0);
+    const ms = Math.round(performance.now() - t0);
+    console.log(
+      `live viewers over HTTP (SSE): ${VIEWERS} clients x ${RUNS} runs, events per run ${eventsPerRun.join('/')}, ` +
+        `${delivered} deliveries, lost ${lost}, duplicated ${duplicated}, out of order ${outOfOrder}, ` +
+        `latency p50 ${percentile(latencies, 50)} ms p95 ${percentile(latencies, 95)} ms max ${Math.max(...latencies)} ms; ` +
+        `live events only (${liveLatencies.length}): p50 ${percentile(liveLatencies, 50)} ms p95 ${percentile(liveLatencies, 95)} ms; ${ms} ms`,
+    );
+    for (const n of eventsPerRun) expect(n).toBeGreaterThan(EPISODES);
+    expect(delivered).toBe(
+      eventsPerRun.reduce((sum, n, run) => sum + n * Math.ceil((VIEWERS - run) / RUNS), 0),
+    );
+    expect(lost).toBe(0);
+    expect(duplicated).toBe(0);
+    expect(outOfOrder).toBe(0);
+    // Every stream ended on the run's last event.
+    for (const r of results) expect(r.events.at(-1)?.type).toBe('run_completed');
+    expect(ms).toBeLessThan(90_000);
+  }, 120_000);
+});
