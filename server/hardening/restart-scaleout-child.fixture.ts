@@ -1,0 +1,28 @@
+// Fixture for restart-scaleout.hardening.test.ts: a stand-in studio process in scale-out mode
+// (PostgreSQL + Redis) that launches a BullMQ run, reports its id, and idles until SIGKILLed.
+// The episodes are executed by separate `harness worker` processes.
+import { setConfig } from '../config.ts';
+import { openDb } from '../db/index.ts';
+import { setEpisodeQueueName } from '../rollouts/bullmq.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { launchRun } from '../rollouts/service.ts';
+
+const [url, redisUrl, queueName, specJson, episodes] = process.argv.slice(2);
+if (!url || !redisUrl || !queueName || !specJson || !episodes) {
+  throw new Error(
+    'usage: restart-scaleout-child.fixture.ts <postgres-url> <redis-url> <queue> <spec-json> <episodes>',
+  );
+}
+const { db } = await openDb({ kind: 'postgres', url });
+setRolloutDb(db);
+setConfig({ REDIS_URL: redisUrl });
+setEpisodeQueueName(queueName);
+const { runId } = await launchRun({
+  spec: JSON.parse(specJson),
+  policy: 'scripted:household-explorer',
+  k: Number(episodes),
+  seed: 300,
+  queue: 'bullmq',
+});
+process.stdout.write(`run ${runId}\n`);
+setInterval(() => {}, 1000);

@@ -1,0 +1,179 @@
+// Faults, scale-out: the studio process (PostgreSQL + Redis) launches a BullMQ run and is
+// SIGKILLed mid-run while `harness worker` processes keep executing its episodes. The run
+// completes, every episode is recorded exactly once, and a live viewer misses no event.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setConfig } from '../config.ts';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import { closeEpisodeQueue, setEpisodeQueueName } from '../rollouts/bullmq.ts';
+import { setRolloutDb } from '../rollouts/db.ts';
+import { closeEventBus, listRunEvents, type RunEventRecord } from '../rollouts/events.ts';
+import { listEpisodes, subscribeRun, waitForRun } from '../rollouts/service.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURE = fileURLToPath(new URL('./restart-scaleout-child.fixture.ts', import.meta.url));
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const queueName = `test-restart-${randomBytes(4).toString('hex')}`;
+const EPISODES = 8;
+// Slows every step by ~25 ms inside the sandbox so that the kill lands mid-run.
+const SLOW =
+  'function filterAction(action) { const t = Date.now(); while (Date.now() - t < 25) {} return action; }';
+const spec: HarnessSpec = {
+  version: 1,
+  env: {
+    type: 'contract',
+    code: SLOW,
+    env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
+  },
+};
+
+let db: TestDb;
+const children: ChildProcess[] = [];
+
+function spawnChild(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return child;
+}
+
+/** Resolves with the first match of `re` on the stream; rejects when the process exits first. */
+function waitFor(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<string> {
+  let text = '';
+  let errors = '';
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      errors += d.toString();
+    });
+    child[stream]?.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = re.exec(text);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`process exited (${code}): ${errors}`)));
+  });
+}
+
+function startWorker(): Promise<string> {
+  const child = spawnChild(
+    [
+      path.join(ROOT, 'bin/harness.mjs'),
+      'worker',
+      '--inline',
+      '--concurrency',
+      '2',
+      '--queue-name',
+      queueName,
+    ],
+    { DATABASE_URL: db.url!, REDIS_URL },
+  );
+  return waitFor(child, 'stderr', /worker (\S+) ready/);
+}
+
+async function allEvents(runId: string): Promise<RunEventRecord[]> {
+  const out: RunEventRecord[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await listRunEvents(runId, after);
+    if (page.length === 0) return out;
+    out.push(...page);
+    after = page.at(-1)?.id;
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDb('postgres');
+  setRolloutDb(db.db);
+  setConfig({ REDIS_URL });
+  setEpisodeQueueName(queueName);
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await closeEpisodeQueue();
+  const q = new Queue(queueName, {
+    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+  });
+  await q.obliterate({ force: true }).catch(() => undefined);
+  await q.close();
+  await closeEventBus();
+  setRolloutDb(undefined);
+  await db?.close();
+});
+
+describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () => {
+  it('the workers finish the run of a killed server: each episode recorded once, viewer gap-free', async () => {
+    const t0 = performance.now();
+    await Promise.all([startWorker(), startWorker()]);
+    const server = spawnChild([
+      '--import',
+      'tsx',
+      FIXTURE,
+      db.url!,
+      REDIS_URL,
+      queueName,
+      JSON.stringify(spec),
+      String(EPISODES),
+    ]);
+    const runId = await waitFor(server, 'stdout', /run (\S+)\n/);
+
+    // A viewer (the browser) follows from the first event across the server's death.
+    const seen: string[] = [];
+    const viewer = (async () => {
+      for await (const e of subscribeRun(runId, '0', { untilCompleted: true, pollMs: 200 })) {
+        seen.push(e.id);
+      }
+    })();
+
+    // Kill the server once some episodes are done and the rest are not.
+    for (;;) {
+      const done = await db.db.episode.count({ where: { runId, status: 'done' } });
+      if (done >= 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    const doneAtKill = await db.db.episode.count({ where: { runId, status: 'done' } });
+    expect(doneAtKill, 'the kill must land mid-run').toBeLessThan(EPISODES);
+
+    const summary = await waitForRun(runId);
+    await viewer;
+    expect(summary.status).toBe('completed');
+    expect(summary.episodesDone).toBe(EPISODES);
+    expect(summary.counts).toEqual({ queued: 0, running: 0, done: EPISODES });
+
+    const episodes = (await listEpisodes(runId)).items;
+    expect(episodes).toHaveLength(EPISODES);
+    const stored = await allEvents(runId);
+    const ended = stored.filter((e) => e.type === 'episode_ended');
+    expect(ended).toHaveLength(EPISODES);
+    expect(new Set(ended.map((e) => (e.payload as { episodeId: string }).episodeId)).size).toBe(
+      EPISODES,
+    );
+    expect(stored.filter((e) => e.type === 'run_completed')).toHaveLength(1);
+    // Exactly one recording each: the stored steps match each episode's count.
+    const stepCounts = await db.db.step.groupBy({
+      by: ['episodeId'],
+      where: { episode: { runId } },
+      _count: true,
+    });
+    for (const e of episodes) {
+      expect(stepCounts.find((s) => s.episodeId === e.id)?._count).toBe(e.steps);
+    }
+    expect(seen).toEqual(stored.map((e) => e.id));
+    console.log(
+      `scale-out restart: server killed with ${doneAtKill} of ${EPISODES} episodes done; the workers finished the run; ` +
+        `${episodes.length} recorded once, ${stored.length} events, viewer saw all ${seen.length}, ` +
+        `${Math.round(performance.now() - t0)} ms`,
+    );
+  }, 120_000);
+});
