@@ -7,7 +7,7 @@ import { Button } from '../ui/button.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
 
-function describe(details: unknown): string {
+function summariseDetails(details: unknown): string {
   if (!details || typeof details !== 'object') return '';
   return Object.entries(details as Record<string, unknown>)
     .filter(([, v]) => v !== '' && v !== null && v !== undefined)
@@ -64,7 +64,7 @@ export function AuditTrail() {
                     <TD className="font-mono text-xs">{row.actor}</TD>
                     <TD>{row.action}</TD>
                     <TD className="font-mono text-xs">{row.target ?? ''}</TD>
-                    <TD className="text-muted-foreground">{describe(row.details)}</TD>
+                    <TD className="text-muted-foreground">{summariseDetails(row.details)}</TD>
                   </TR>
                 ))}
             </TBody>
