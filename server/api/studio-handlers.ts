@@ -2,8 +2,8 @@
 // an IsolatedPool worker thread (studio-pool.ts), never on the server's main thread, so a replay of
 // 10,000 steps or a hook stuck in a built-in cannot stall the API or the live streams.
 import type { Action, Json } from '../../bridges/core/types.ts';
-import { DomainError, HarnessCodeError } from '../errors.ts';
-import { createHarness, parseSpec } from '../harness/index.ts';
+import { DomainError, HarnessCodeError, NotFoundError } from '../errors.ts';
+import { createHarness, type Harness, parseSpec } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
 
 export interface ReplayStateInput {
@@ -32,7 +32,83 @@ export type CheckResult =
       column?: number | null;
     };
 
+export interface PlayStartInput {
+  id: string;
+  spec: unknown;
+  seed: number;
+  taskId?: string;
+}
+
+/**
+ * Try-it sessions live in the worker, beside their hooks: a hook stuck in a built-in gets this thread
+ * terminated by the pool's watchdog (the step answers with a harness error and the session ends),
+ * while the server's main thread keeps serving.
+ */
+const playSessions = new Map<string, Harness>();
+
+function playSession(id: string): Harness {
+  const harness = playSessions.get(id);
+  if (!harness)
+    throw new NotFoundError('play session ended (idle, closed or stopped by a hook); start again');
+  return harness;
+}
+
 export const handlers = {
+  async playStart(raw: unknown) {
+    const input = raw as PlayStartInput;
+    const harness = await createHarness(parseSpec(input.spec));
+    try {
+      const reset = await harness.reset(
+        input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
+      );
+      playSessions.set(input.id, harness);
+      return {
+        observation: reset.observation,
+        info: reset.info,
+        task: harness.task(),
+        tools: harness.tools(),
+        textTool: harness.textTool() ?? null,
+        state: harness.getEnvState() as Json,
+      };
+    } catch (e) {
+      await harness.close();
+      throw e;
+    }
+  },
+
+  async playStep(raw: unknown) {
+    const input = raw as { id: string; action: Action };
+    const harness = playSession(input.id);
+    try {
+      const result = await harness.step(input.action);
+      const done = result.terminated || result.truncated;
+      return {
+        record: result.record,
+        state: harness.getEnvState() as Json,
+        agentSteps: harness.agentSteps,
+        done,
+        evaluation: done ? await harness.evaluate() : null,
+      };
+    } catch (e) {
+      // A failing hook ends the episode, as it would in a rollout.
+      playSessions.delete(input.id);
+      await harness.close();
+      throw e;
+    }
+  },
+
+  async playEvaluate(raw: unknown) {
+    return playSession((raw as { id: string }).id).evaluate();
+  },
+
+  async playClose(raw: unknown): Promise<{ closed: true }> {
+    const id = (raw as { id: string }).id;
+    const harness = playSessions.get(id);
+    playSessions.delete(id);
+    await harness?.close();
+    return { closed: true };
+  },
+
   /** The state view after replaying `actions` from reset. */
   async replayState(raw: unknown): Promise<{ state: Json }> {
     const input = raw as ReplayStateInput;

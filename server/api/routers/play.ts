@@ -1,16 +1,14 @@
 // "Try it": play a harnessed environment step by step in the browser, as a policy would see it.
-// Sessions live in this process, keyed by an unguessable id, closed when idle.
+// The environment and its hooks live in the studio's worker pool (studio-handlers.ts); this process
+// keeps who owns each session (an unguessable id) and closes idle ones.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Json } from '../../../bridges/core/types.ts';
 import { NotFoundError } from '../../errors.ts';
-import { createHarness, type Harness, parseSpec } from '../../harness/index.ts';
 import { ActionSchema, MAX_STAGE_ACTIONS } from '../../harness/spec.ts';
 import { studioJob } from '../studio-pool.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 interface Session {
-  harness: Harness;
   owner: string;
   lastUsed: number;
   steps: number;
@@ -23,22 +21,23 @@ const sessions = new Map<string, Session>();
 
 function sweep(now = Date.now()): void {
   for (const [id, s] of sessions) {
-    if (now - s.lastUsed > IDLE_MS) {
-      sessions.delete(id);
-      void s.harness.close();
-    }
+    if (now - s.lastUsed > IDLE_MS) end(id);
   }
   // Oldest first when too many are open.
   while (sessions.size >= MAX_SESSIONS) {
-    const [id, s] = [...sessions].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!;
-    sessions.delete(id);
-    void s.harness.close();
+    const [id] = [...sessions].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!;
+    end(id);
   }
 }
 
+function end(id: string): void {
+  sessions.delete(id);
+  // The worker may be gone already (pool closed, or replaced after a hook overran): nothing to close.
+  studioJob('playClose', { id }).catch(() => undefined);
+}
+
 export function closePlaySessions(): void {
-  for (const s of sessions.values()) void s.harness.close();
-  sessions.clear();
+  for (const id of [...sessions.keys()]) end(id);
 }
 
 function session(id: string, owner: string): Session {
@@ -60,49 +59,31 @@ export const playRouter = router({
     )
     .mutation(async ({ input, ctx }) => {
       sweep();
-      const harness = await createHarness(parseSpec(input.spec));
-      try {
-        const reset = await harness.reset(
-          input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
-        );
-        const id = randomUUID();
-        sessions.set(id, {
-          harness,
-          owner: ctx.user.id,
-          lastUsed: Date.now(),
-          steps: 0,
-          done: false,
-        });
-        return {
-          sessionId: id,
-          observation: reset.observation,
-          info: reset.info,
-          task: harness.task(),
-          tools: harness.tools(),
-          textTool: harness.textTool() ?? null,
-          state: harness.getEnvState(),
-        };
-      } catch (e) {
-        await harness.close();
-        throw e;
-      }
+      const id = randomUUID();
+      const started = await studioJob('playStart', {
+        id,
+        spec: input.spec,
+        seed: input.seed,
+        ...(input.taskId ? { taskId: input.taskId } : {}),
+      });
+      sessions.set(id, { owner: ctx.user.id, lastUsed: Date.now(), steps: 0, done: false });
+      return { sessionId: id, ...started };
     }),
 
   step: publicProcedure
     .input(z.object({ sessionId: z.string(), action: ActionSchema }))
     .mutation(async ({ input, ctx }) => {
       const s = session(input.sessionId, ctx.user.id);
-      const result = await s.harness.step(input.action);
-      s.steps += 1;
-      s.done = result.terminated || result.truncated;
-      const evaluation = s.done ? await s.harness.evaluate() : null;
-      return {
-        record: result.record,
-        state: s.harness.getEnvState() as Json,
-        agentSteps: s.harness.agentSteps,
-        done: s.done,
-        evaluation,
-      };
+      try {
+        const result = await studioJob('playStep', { id: input.sessionId, action: input.action });
+        s.steps += 1;
+        s.done = result.done;
+        return result;
+      } catch (e) {
+        // The episode ended in a harness error (or its worker was stopped): the session is over.
+        sessions.delete(input.sessionId);
+        throw e;
+      }
     }),
 
   /**
@@ -132,18 +113,16 @@ export const playRouter = router({
       };
     }),
 
-  evaluate: publicProcedure
-    .input(z.object({ sessionId: z.string() }))
-    .query(({ input, ctx }) => session(input.sessionId, ctx.user.id).harness.evaluate()),
+  evaluate: publicProcedure.input(z.object({ sessionId: z.string() })).query(({ input, ctx }) => {
+    session(input.sessionId, ctx.user.id);
+    return studioJob('playEvaluate', { id: input.sessionId });
+  }),
 
   close: publicProcedure
     .input(z.object({ sessionId: z.string() }))
     .mutation(async ({ input, ctx }) => {
       const s = sessions.get(input.sessionId);
-      if (s && s.owner === ctx.user.id) {
-        sessions.delete(input.sessionId);
-        await s.harness.close();
-      }
+      if (s && s.owner === ctx.user.id) end(input.sessionId);
       return { closed: true };
     }),
 });

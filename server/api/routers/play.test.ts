@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { HarnessCodeError } from '../../errors.ts';
+import type { HarnessSpec } from '../../harness/spec.ts';
+import { createCaller } from '../root.ts';
+import { closeStudioPool } from '../studio-pool.ts';
+import type { Context } from '../trpc.ts';
+import { closePlaySessions } from './play.ts';
+
+const ctx: Context = { user: { id: 'alice', role: 'admin' } };
+const caller = createCaller(ctx);
+const base = { type: 'base', bridge: 'toy24', task: '4-7-8-8' } as const;
+const withHook = (code: string): HarnessSpec => ({
+  version: 1,
+  env: { type: 'contract', code, env: base },
+});
+const combine = (a: string, op: string, b: string) => ({ name: 'combine', args: { a, op, b } });
+
+afterAll(async () => {
+  closePlaySessions();
+  await closeStudioPool();
+});
+
+describe('try it (play router)', () => {
+  it('plays a harnessed task to the verifier, the hooks applied', async () => {
+    const started = await caller.play.start({
+      spec: withHook(
+        "export function filterObservation(o) { return { ...o, text: '[harnessed] ' + o.text }; }",
+      ),
+    });
+    expect(started.observation.text).toMatch(/^\[harnessed\] /);
+    let last = await caller.play.step({
+      sessionId: started.sessionId,
+      action: combine('7', '-', '4'),
+    });
+    expect(last.record.observation.text).toMatch(/^\[harnessed\] /);
+    last = await caller.play.step({ sessionId: started.sessionId, action: combine('8', '*', '3') });
+    last = await caller.play.step({
+      sessionId: started.sessionId,
+      action: combine('24', '*', '8'),
+    });
+    expect(last.done).toBe(true);
+    expect(last.evaluation?.success).toBe(false);
+    await caller.play.close({ sessionId: started.sessionId });
+    await expect(
+      caller.play.step({ sessionId: started.sessionId, action: combine('1', '+', '1') }),
+    ).rejects.toThrow(/session ended/);
+  });
+
+  it('a hook stuck in a built-in ends that session as a harness error; the server goes on', async () => {
+    const stuck = await caller.play.start({
+      spec: withHook("export function filterAction(a) { for (;;) 'x'.repeat(1e7); }"),
+    });
+    const t0 = Date.now();
+    const error = await caller.play
+      .step({ sessionId: stuck.sessionId, action: combine('7', '-', '4') })
+      .catch((e: unknown) => e);
+    expect((error as { cause?: unknown }).cause).toBeInstanceOf(HarnessCodeError);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    await expect(
+      caller.play.step({ sessionId: stuck.sessionId, action: combine('7', '-', '4') }),
+    ).rejects.toThrow(/session ended/);
+    // A fresh session works on the replaced worker.
+    const next = await caller.play.start({ spec: { version: 1, env: base } });
+    const step = await caller.play.step({
+      sessionId: next.sessionId,
+      action: combine('8', '/', '8'),
+    });
+    expect(step.record.invalid).toBe(false);
+  });
+});
