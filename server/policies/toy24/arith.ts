@@ -1,50 +1,16 @@
-// Exact fractions for the toy24 policies. Policies keep their own arithmetic rather than borrow the
-// bridge's: they are black boxes that read numbers off the observation like any agent would.
+// Move search for the toy24 policies. They read the numbers off the observation like any agent
+// would; for the exact-fraction arithmetic itself they use the bridge's pure maths module (no state,
+// no verifier), so there is one implementation of it.
+import {
+  apply as applyOp,
+  type Rational as Frac,
+  OPS,
+  type Op,
+  parse as parseNumber,
+  format as show,
+} from '../../../bridges/toy24/rational.ts';
 
-export interface Frac {
-  n: number;
-  d: number;
-}
-
-export type Op = '+' | '-' | '*' | '/';
-export const OPS: readonly Op[] = ['+', '-', '*', '/'];
-
-function gcd(a: number, b: number): number {
-  let x = Math.abs(a);
-  let y = Math.abs(b);
-  while (y !== 0) [x, y] = [y, x % y];
-  return x || 1;
-}
-
-export function frac(n: number, d = 1): Frac {
-  const sign = d < 0 ? -1 : 1;
-  const g = gcd(n, d);
-  return { n: (sign * n) / g, d: (sign * d) / g };
-}
-
-export function applyOp(a: Frac, op: Op, b: Frac): Frac | undefined {
-  switch (op) {
-    case '+':
-      return frac(a.n * b.d + b.n * a.d, a.d * b.d);
-    case '-':
-      return frac(a.n * b.d - b.n * a.d, a.d * b.d);
-    case '*':
-      return frac(a.n * b.n, a.d * b.d);
-    case '/':
-      return b.n === 0 ? undefined : frac(a.n * b.d, a.d * b.n);
-  }
-}
-
-export function show(x: Frac): string {
-  return x.d === 1 ? String(x.n) : `${x.n}/${x.d}`;
-}
-
-export function parseNumber(text: string): Frac | undefined {
-  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text.trim());
-  if (!m) return undefined;
-  const d = m[2] ? Number(m[2]) : 1;
-  return d === 0 ? undefined : frac(Number(m[1]), d);
-}
+export { type Frac, OPS, type Op, show };
 
 export const is24 = (x: Frac) => x.n === 24 && x.d === 1;
 
