@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { config } from '../config.ts';
+import { episodeListSelect } from '../db/queries.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
@@ -329,25 +330,10 @@ export interface EpisodeInfo {
 }
 
 const EPISODE_SELECT = {
-  id: true,
-  runId: true,
-  taskId: true,
-  seed: true,
-  ordinal: true,
-  status: true,
-  attempt: true,
-  outcome: true,
-  failureCategory: true,
-  errorKind: true,
-  errorMessage: true,
-  steps: true,
-  reward: true,
+  ...episodeListSelect,
   costReward: true,
   evaluation: true,
   legVerdicts: true,
-  durationMs: true,
-  startedAt: true,
-  finishedAt: true,
 } as const;
 
 type EpisodeRow = Omit<
