@@ -124,27 +124,4 @@ export interface Bridge {
   fromState(snapshot: EnvSnapshot): Promise<ActionableEnv>;
 }
 
-export class UnknownTaskError extends Error {
-  constructor(
-    readonly bridge: string,
-    readonly taskId: string,
-  ) {
-    super(`unknown task '${taskId}' for bridge '${bridge}'`);
-    this.name = 'UnknownTaskError';
-  }
-}
-
-export class EnvClosedError extends Error {
-  constructor(envType: string) {
-    super(`${envType} environment is closed`);
-    this.name = 'EnvClosedError';
-  }
-}
-
-/** An error of the environment's runtime (browser crash, remote server down): an infra error, not a failure. */
-export class EnvInfraError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'EnvInfraError';
-  }
-}
+export { EnvClosedError, EnvInfraError, UnknownTaskError } from './errors.ts';

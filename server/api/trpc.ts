@@ -1,10 +1,10 @@
 // tRPC foundation: the request context (who is calling), the error mapping from domain errors to
 // tRPC codes, and the base procedures every router builds on.
 import type { IncomingMessage } from 'node:http';
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { AuthState } from '../auth/authorize.ts';
 import { authorize, recordCall } from '../auth/authorize.ts';
-import { DomainError } from '../errors.ts';
+import { type ErrorKind, KindedError } from '../errors.ts';
 
 export type Role = 'admin' | 'member' | 'viewer';
 export interface User {
@@ -33,13 +33,26 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
+/** The tRPC code of each error kind (bridges/core/errors.ts). */
+const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
+  invalid: 'BAD_REQUEST',
+  usage: 'BAD_REQUEST',
+  harness: 'BAD_REQUEST',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  forbidden: 'FORBIDDEN',
+  unauthorized: 'UNAUTHORIZED',
+  infra: 'INTERNAL_SERVER_ERROR',
+  policy: 'INTERNAL_SERVER_ERROR',
+};
+
 /** One place maps the services' typed errors to tRPC codes; routers never catch to rethrow. */
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof DomainError) {
-      throw new TRPCError({ code: cause.code, message: cause.message, cause });
+    if (cause instanceof KindedError) {
+      throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
     }
   }
   return result;

@@ -7,8 +7,9 @@
 //     comparison, project) must belong to the active project;
 //   - a share-link visitor (no account) may only read the one shared thing.
 import type { PrismaClient } from '../db/index.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { rolloutDb } from '../rollouts/db.ts';
-import { audit, ForbiddenError, ROLE_RANK, type TeamRole, UnauthorizedError } from './service.ts';
+import { audit, ROLE_RANK, type TeamRole } from './service.ts';
 import type { SharePayload } from './tokens.ts';
 
 export interface AuthState {

@@ -2,17 +2,10 @@
 // and accepting an invite are plain form posts (server/auth/http.ts) so the cookie is HttpOnly.
 import { z } from 'zod';
 import { publicProcedure, router } from '../api/trpc.ts';
-import { InvalidInputError } from '../errors.ts';
+import { ForbiddenError, InvalidInputError } from '../errors.ts';
 import { rolloutDb } from '../rollouts/db.ts';
 import { projectOf, resourcesOf } from './authorize.ts';
-import {
-  createInvite,
-  createShareToken,
-  ForbiddenError,
-  listAudit,
-  loadUser,
-  teamMode,
-} from './service.ts';
+import { createInvite, createShareToken, listAudit, loadUser, teamMode } from './service.ts';
 import { ShareKindSchema } from './tokens.ts';
 
 const RoleSchema = z.enum(['viewer', 'researcher', 'admin']);

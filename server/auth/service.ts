@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
-import { DomainError, InvalidInputError, NotFoundError } from '../errors.ts';
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { rolloutDb } from '../rollouts/db.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import {
@@ -19,16 +19,6 @@ import {
 
 export type TeamRole = 'viewer' | 'researcher' | 'admin';
 export const ROLE_RANK: Record<TeamRole, number> = { viewer: 0, researcher: 1, admin: 2 };
-
-export class UnauthorizedError extends DomainError {
-  override readonly code = 'UNAUTHORIZED' as const;
-  override name = 'UnauthorizedError';
-}
-
-export class ForbiddenError extends DomainError {
-  override readonly code = 'FORBIDDEN' as const;
-  override name = 'ForbiddenError';
-}
 
 /** Team mode is on when a secret is configured; the embedded default stays single-user. */
 export function teamMode(): boolean {

@@ -35,6 +35,7 @@ export interface Command {
 
 /** A bad flag or argument: exit status 2, like other command-line tools. */
 export class UsageError extends InvalidInputError {
+  override readonly kind = 'usage';
   override name = 'UsageError';
 }
 

@@ -1,8 +1,7 @@
 // `harness <command>`: parses flags with node:util parseArgs, runs one command, and maps every
 // error to exactly one `harness: <message>` line on stderr with a non-zero exit status.
 import { parseArgs } from 'node:util';
-import { UnknownTaskError } from '../../bridges/core/types.ts';
-import { DomainError } from '../errors.ts';
+import { KindedError } from '../errors.ts';
 import { type CliIO, type Command, UsageError } from './command.ts';
 import { commands } from './commands/index.ts';
 
@@ -12,9 +11,6 @@ export const processIO: CliIO = {
   input: process.stdin,
   output: process.stdout,
 };
-
-// Matched by name: importing the worker pool here would load the sandbox for every command.
-const INFRA_ERRORS = new Set(['WorkerCrashError', 'EnvInfraError', 'EnvClosedError']);
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, internal: 70 } as const;
 
@@ -101,18 +97,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       io.err(`harness: ${oneLine(parseArgsMessage(error))}\n`);
       return EXIT.usage;
     }
-    if (error instanceof UsageError) {
+    // Every error of the taxonomy carries a message meant for the user; anything else is a bug.
+    if (error instanceof KindedError) {
       io.err(`harness: ${oneLine(error.message)}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof DomainError || error instanceof UnknownTaskError) {
-      io.err(`harness: ${oneLine(error.message)}\n`);
-      return EXIT.failure;
-    }
-    // Infrastructure failures (a worker died, an environment runtime failed) are not bugs of the CLI.
-    if (error instanceof Error && INFRA_ERRORS.has(error.name)) {
-      io.err(`harness: ${oneLine(error.message)}\n`);
-      return EXIT.failure;
+      return error.kind === 'usage' ? EXIT.usage : EXIT.failure;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`harness: internal error: ${oneLine(message)}\n`);

@@ -15,6 +15,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { KindedError } from '../../bridges/core/errors.ts';
 import { config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
 import {
@@ -66,7 +67,8 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export class DatabaseInUseError extends Error {
+export class DatabaseInUseError extends KindedError {
+  readonly kind = 'conflict';
   override name = 'DatabaseInUseError';
 }
 

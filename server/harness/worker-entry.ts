@@ -1,6 +1,7 @@
 // Runs inside an IsolatedPool worker: loads the handlers module, attaches the hook watchdog, then
 // runs one job at a time and posts back its value or a serialised error.
 import { parentPort, workerData } from 'node:worker_threads';
+import { toWireError } from '../errors.ts';
 import { attachWatchdog } from './sandbox.ts';
 
 type Handler = (input: unknown) => Promise<unknown>;
@@ -21,16 +22,6 @@ const loaded = (await import(boot.module)) as {
 };
 const handlers = loaded.handlers ?? loaded.default ?? {};
 
-function serialise(e: unknown): Record<string, unknown> {
-  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
-  const out: Record<string, unknown> = { name: e.name, message: e.message, stack: e.stack };
-  for (const key of ['hook', 'line', 'column', 'actionIndex', 'observation', 'code']) {
-    const value = (e as unknown as Record<string, unknown>)[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 port.on('message', async (msg: { id: number; handler: string; input: unknown }) => {
   const handler = handlers[msg.handler];
   if (!handler) {
@@ -45,7 +36,7 @@ port.on('message', async (msg: { id: number; handler: string; input: unknown }) 
     const value = await handler(msg.input);
     port.postMessage({ id: msg.id, ok: true, value });
   } catch (e) {
-    port.postMessage({ id: msg.id, ok: false, error: serialise(e) });
+    port.postMessage({ id: msg.id, ok: false, error: toWireError(e) });
   }
 });
 port.postMessage({ ready: true });

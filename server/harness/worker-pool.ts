@@ -5,17 +5,20 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
-  DomainError,
+  fromWireError,
   HarnessCodeError,
   InvalidInputError,
-  InvalidSpecError,
-  NotFoundError,
-  StageSetupError,
+  KindedError,
+  type WireError,
 } from '../errors.ts';
 import { readWatchdog, WATCHDOG_BYTES } from './sandbox.ts';
 
-/** A worker died under a job (crash, exit, out of heap): an infra error, not a task failure. */
-export class WorkerCrashError extends Error {
+/**
+ * A worker died under a job (watchdog kill, crash, out of heap). What runs in these threads is the
+ * harness stack with its hooks, so it counts as a harness error — never as a task failure.
+ */
+export class WorkerCrashError extends KindedError {
+  readonly kind = 'harness';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'WorkerCrashError';
@@ -50,39 +53,6 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = pathToFileURL(fileURLToPath(new URL('./worker-entry.ts', import.meta.url))).href;
 const WATCH_EVERY_MS = 20;
 
-function rebuildError(raw: Record<string, unknown>): Error {
-  const message = String(raw.message ?? 'error in worker');
-  const num = (k: string) => (typeof raw[k] === 'number' ? (raw[k] as number) : undefined);
-  let error: Error;
-  switch (raw.name) {
-    case 'HarnessCodeError':
-      error = new HarnessCodeError(
-        message,
-        typeof raw.hook === 'string' ? raw.hook : undefined,
-        num('line'),
-        num('column'),
-      );
-      break;
-    case 'StageSetupError':
-      error = new StageSetupError(message, num('actionIndex') ?? -1, String(raw.observation ?? ''));
-      break;
-    case 'NotFoundError':
-      error = new NotFoundError(message);
-      break;
-    case 'InvalidSpecError':
-      error = new InvalidSpecError(message);
-      break;
-    case 'InvalidInputError':
-      error = new InvalidInputError(message);
-      break;
-    default:
-      error = new Error(message);
-      error.name = typeof raw.name === 'string' ? raw.name : 'Error';
-  }
-  if (typeof raw.stack === 'string' && !(error instanceof DomainError)) error.stack = raw.stack;
-  return error;
-}
-
 export class IsolatedPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
@@ -115,13 +85,7 @@ export class IsolatedPool {
     const slot: Slot = { worker, watchdog, job: undefined, ready: false, dead: false };
     worker.on(
       'message',
-      (msg: {
-        ready?: boolean;
-        id?: number;
-        ok?: boolean;
-        value?: unknown;
-        error?: Record<string, unknown>;
-      }) => {
+      (msg: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: WireError }) => {
         if (msg.ready) {
           slot.ready = true;
           this.pump();
@@ -131,7 +95,7 @@ export class IsolatedPool {
         if (!job || job.id !== msg.id) return;
         slot.job = undefined;
         if (msg.ok) job.resolve(msg.value);
-        else job.reject(rebuildError(msg.error ?? {}));
+        else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
         this.pump();
       },
     );

@@ -1,5 +1,6 @@
 // The black-box policy interface. A policy sees what an agent sees (observations, step info such
 // as admissible commands, the tools and the goal) and nothing else: no state view, no verifier.
+import { KindedError } from '../../bridges/core/errors.ts';
 import type {
   Action,
   Json,
@@ -62,7 +63,8 @@ export interface Policy {
 }
 
 /** A policy failure that is not the agent's fault (network, rate limit, server down): an infra error. */
-export class PolicyInfraError extends Error {
+export class PolicyInfraError extends KindedError {
+  readonly kind = 'infra';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PolicyInfraError';

@@ -1,6 +1,7 @@
 // What the rollout service needs from the rest of the product, behind one seam: validating a run
 // before rows are written, and executing episodes. The default engine uses the harness engine, the
 // policies and an isolated worker pool; tests swap in a small in-process one.
+import { kindOf } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { EpisodeInput, EpisodeResult } from './types.ts';
 
@@ -34,7 +35,7 @@ export function executorErrorResult(
   durationMs: number,
 ): EpisodeResult {
   const err = error instanceof Error ? error : new Error(String(error));
-  const infra = err.name === 'PolicyInfraError' || err.name === 'EnvInfraError';
+  const infra = kindOf(error) === 'infra';
   const e = err as Error & { hook?: unknown; line?: unknown };
   return {
     outcome: 'error',

@@ -11,6 +11,7 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import { kindOf } from '../errors.ts';
 import type { HarnessNode, HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
@@ -19,9 +20,9 @@ import {
   DEFAULT_INVALID_LOOP_LIMIT,
   DEFAULT_MAX_STEPS,
   type EpisodeError,
+  type EpisodeErrorKind,
   type EpisodeInput,
   type EpisodeResult,
-  type ErrorKind,
   type FailureCategory,
   type LegVerdict,
 } from './types.ts';
@@ -44,15 +45,11 @@ export interface EpisodeDeps {
   getPolicy(id: string): Policy;
 }
 
-const HARNESS_ERRORS = new Set(['HarnessCodeError', 'StageSetupError', 'WorkerCrashError']);
-const INFRA_ERRORS = new Set(['PolicyInfraError', 'EnvInfraError']);
-
 /** Classifies a thrown error; `origin` says which side threw when the class alone does not tell. */
 export function classifyError(error: unknown, origin: 'harness' | 'policy'): EpisodeError {
   const err = error instanceof Error ? error : new Error(String(error));
-  let kind: ErrorKind = origin;
-  if (INFRA_ERRORS.has(err.name)) kind = 'infra';
-  else if (HARNESS_ERRORS.has(err.name)) kind = 'harness';
+  const thrown = kindOf(error);
+  const kind: EpisodeErrorKind = thrown === 'infra' || thrown === 'harness' ? thrown : origin;
   const out: EpisodeError = { kind, name: err.name, message: err.message };
   const extra = err as Error & { hook?: unknown; line?: unknown; column?: unknown };
   if (typeof extra.hook === 'string') out.hook = extra.hook;

@@ -1,9 +1,9 @@
 // Run metrics computed from stored episodes. Errors (harness / policy / infra) are excluded from the
 // success rate and the step means — they are counted apart, never as reward 0 or as failures.
 import {
+  EPISODE_ERROR_KINDS,
+  type EpisodeErrorKind,
   type EpisodeOutcome,
-  ERROR_KINDS,
-  type ErrorKind,
   FAILURE_CATEGORIES,
   type FailureCategory,
 } from './types.ts';
@@ -25,7 +25,7 @@ export function wilsonInterval(k: number, n: number, z = Z95): [number, number] 
 export interface EpisodeForMetrics {
   outcome: EpisodeOutcome | null;
   failureCategory?: FailureCategory | string | null;
-  errorKind?: ErrorKind | string | null;
+  errorKind?: EpisodeErrorKind | string | null;
   steps: number;
   /** Cost-aware reward total; null for errors. */
   reward?: number | null;
@@ -60,7 +60,7 @@ export function computeMetrics(episodes: EpisodeForMetrics[]): RunMetrics {
     FAILURE_CATEGORIES.map((c) => [c, 0]),
   );
   const errorDistribution: Record<string, number> = Object.fromEntries(
-    ERROR_KINDS.map((k) => [k, 0]),
+    EPISODE_ERROR_KINDS.map((k) => [k, 0]),
   );
   let successes = 0;
   let failures = 0;

@@ -18,8 +18,8 @@ export const FAILURE_CATEGORIES = [
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 
 /** harness: hook code, stage set-up, worker crash; policy: the policy itself threw; infra: network, env runtime. */
-export const ERROR_KINDS = ['harness', 'policy', 'infra'] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+export const EPISODE_ERROR_KINDS = ['harness', 'policy', 'infra'] as const;
+export type EpisodeErrorKind = (typeof EPISODE_ERROR_KINDS)[number];
 
 export interface RewardParams {
   /** R_succ on success. */
@@ -65,7 +65,7 @@ export interface CostAwareReward {
 }
 
 export interface EpisodeError {
-  kind: ErrorKind;
+  kind: EpisodeErrorKind;
   /** The error class name, e.g. HarnessCodeError. */
   name: string;
   message: string;
