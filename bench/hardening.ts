@@ -8,10 +8,8 @@ import { generateCorpus } from '../server/hardening/hook-corpus.ts';
 import { runHook } from '../server/hardening/hook-runner.ts';
 import { liveViewersScenario, trajectoryPagingScenario } from '../server/hardening/load.ts';
 import { SandboxHost } from '../server/harness/sandbox.ts';
-import { setRolloutDb } from '../server/rollouts/db.ts';
-import { setRolloutEngine } from '../server/rollouts/engine.ts';
-import { closeRollouts } from '../server/rollouts/service.ts';
 import { counterEngine } from '../server/rollouts/testing.ts';
+import { testServices } from '../server/testing/services.ts';
 
 export interface BenchRow {
   name: string;
@@ -23,10 +21,9 @@ export interface BenchRow {
 export async function benchHardening(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const handle = await openDb({ kind: 'pglite', memory: true });
-  setRolloutDb(handle.db);
-  setRolloutEngine(counterEngine({ delayMs: 2 }));
+  const services = await testServices(handle, { engine: counterEngine({ delayMs: 2 }) });
   try {
-    const v = await liveViewersScenario({ runs: 4, viewers: 50, episodes: 40 });
+    const v = await liveViewersScenario(services, { runs: 4, viewers: 50, episodes: 40 });
     const note = `${v.viewers} viewers on ${v.runs} concurrent runs, ${v.delivered} deliveries (subscribeRun)`;
     rows.push({
       name: 'live viewers: events lost',
@@ -37,7 +34,7 @@ export async function benchHardening(): Promise<BenchRow[]> {
     rows.push({ name: 'live viewers: event latency p50', value: v.p50Ms, unit: 'ms', note });
     rows.push({ name: 'live viewers: event latency p95', value: v.p95Ms, unit: 'ms', note });
 
-    const p = await trajectoryPagingScenario(handle.db, { steps: 100_000, pageSize: 500 });
+    const p = await trajectoryPagingScenario(services, { steps: 100_000, pageSize: 500 });
     const pnote = `${p.pages} pages of 500 through runs.steps, ${(p.bytesServed / 2 ** 20).toFixed(0)} MiB served`;
     rows.push({
       name: '100k-step trajectory: page latency p50',
@@ -58,9 +55,7 @@ export async function benchHardening(): Promise<BenchRow[]> {
       note: 'after GC when run with --expose-gc',
     });
   } finally {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await services.close();
     await handle.close();
   }
 

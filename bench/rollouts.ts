@@ -12,13 +12,12 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { getBridge } from '../bridges/index.ts';
-import { config, setConfig } from '../server/config.ts';
+import { config } from '../server/config.ts';
 import { openDb } from '../server/db/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
-import { closeEpisodeQueue, setEpisodeQueueName } from '../server/rollouts/bullmq.ts';
-import { setRolloutDb } from '../server/rollouts/db.ts';
-import { closeEventBus } from '../server/rollouts/events.ts';
-import { closeRollouts, launchRun, localQueue, waitForRun } from '../server/rollouts/service.ts';
+import { defaultEngine } from '../server/rollouts/default-engine.ts';
+import type { LaunchRunInput, Rollouts } from '../server/rollouts/service.ts';
+import { testRollouts } from '../server/rollouts/testing.ts';
 
 export interface BenchRow {
   name: string;
@@ -42,10 +41,10 @@ async function householdRun(tasks: number, seedsPerTask: number) {
   return { spec, taskIds, k: seedsPerTask };
 }
 
-async function timedRun(input: Parameters<typeof launchRun>[0]) {
+async function timedRun(rollouts: Rollouts, input: LaunchRunInput) {
   const t0 = performance.now();
-  const { runId } = await launchRun(input);
-  const summary = await waitForRun(runId);
+  const { runId } = await rollouts.launchRun(input);
+  const summary = await rollouts.waitForRun(runId);
   const seconds = (performance.now() - t0) / 1000;
   return { runId, summary, seconds };
 }
@@ -53,12 +52,12 @@ async function timedRun(input: Parameters<typeof launchRun>[0]) {
 async function embedded(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-rollouts-'));
   const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
-  setRolloutDb(handle.db);
+  const concurrency = config().ROLLOUT_CONCURRENCY;
+  const rollouts = testRollouts(handle, defaultEngine, { concurrency });
   try {
-    const concurrency = config().ROLLOUT_CONCURRENCY;
     const run = await householdRun(50, 10);
     // Warm the worker pool (thread start + module load happen once per process).
-    await timedRun({
+    await timedRun(rollouts, {
       spec: run.spec,
       taskIds: run.taskIds.slice(0, 4),
       policy: POLICY,
@@ -66,10 +65,10 @@ async function embedded(): Promise<BenchRow[]> {
       queue: 'local',
       concurrency,
     });
-    const before = { ...localQueue().recorder.stats };
+    const before = { ...rollouts.localQueue().recorder.stats };
     const load = loadavg()[0] ?? 0;
     const cpu0 = process.cpuUsage();
-    const { runId, summary, seconds } = await timedRun({
+    const { runId, summary, seconds } = await timedRun(rollouts, {
       spec: run.spec,
       taskIds: run.taskIds,
       policy: POLICY,
@@ -80,7 +79,7 @@ async function embedded(): Promise<BenchRow[]> {
     });
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    const stats = localQueue().recorder.stats;
+    const stats = rollouts.localQueue().recorder.stats;
     const steps = await handle.db.step.count({ where: { episode: { runId } } });
     const n = summary.episodesDone;
     const m = summary.metrics;
@@ -101,8 +100,7 @@ async function embedded(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    await closeRollouts();
-    setRolloutDb(undefined);
+    await rollouts.close();
     await handle.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -178,10 +176,7 @@ async function scaleOut(): Promise<BenchRow[]> {
   url.pathname = `/${name}`;
   const handle = await openDb({ kind: 'postgres', url: url.toString() });
   const queueName = `bench-episodes-${randomBytes(4).toString('hex')}`;
-  const saved = config();
-  setConfig({ REDIS_URL });
-  setEpisodeQueueName(queueName);
-  setRolloutDb(handle.db);
+  const rollouts = testRollouts(handle, defaultEngine, { redisUrl: REDIS_URL, queueName });
   const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {
@@ -191,7 +186,7 @@ async function scaleOut(): Promise<BenchRow[]> {
       children.push(...started.map((s) => s.child));
       await Promise.all(started.map((s) => s.ready));
       // a small warm-up so each worker has loaded the bridge and policy
-      await timedRun({
+      await timedRun(rollouts, {
         spec: run.spec,
         taskIds: run.taskIds.slice(0, 2 * workers),
         policy: POLICY,
@@ -201,7 +196,7 @@ async function scaleOut(): Promise<BenchRow[]> {
       });
       const load = loadavg()[0] ?? 0;
       const cpu0 = started.map((s) => procCpuMs(s.child.pid));
-      const r = await timedRun({
+      const r = await timedRun(rollouts, {
         spec: run.spec,
         taskIds: run.taskIds,
         policy: POLICY,
@@ -243,15 +238,13 @@ async function scaleOut(): Promise<BenchRow[]> {
     ];
   } finally {
     await stopWorkers(children);
-    await closeEpisodeQueue();
+    await rollouts.close();
     const q = new Queue(queueName, {
       connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
     });
     await q.obliterate({ force: true }).catch(() => undefined);
     await q.close();
-    await closeEventBus();
-    setConfig({ REDIS_URL: saved.REDIS_URL });
-    setRolloutDb(undefined);
+    await rollouts.events.close();
     await handle.close();
     await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }

@@ -1,10 +1,9 @@
 // Demo content for a fresh studio: real baseline runs of scripted policies and one example harness
 // with two versions and a validation run — all created through the product's own services, so what
 // the demo shows is what the product computes. Skipped when NO_DEMO is set or the database has runs.
-import { getDb } from './db/index.ts';
+import type { Services } from './compose.ts';
 import { createHarnessVersion } from './db/queries.ts';
 import type { HarnessSpec } from './harness/spec.ts';
-import { launchRun } from './rollouts/service.ts';
 
 const HOUSEHOLD_TASK = 'eval_seen-004';
 const TOY24_TASK = '1-1-1-12';
@@ -33,22 +32,22 @@ function contract(code: string, bridge: string, task: string): HarnessSpec {
   return { version: 1, env: { type: 'contract', code, env: { type: 'base', bridge, task } } };
 }
 
-export async function loadDemo(): Promise<string | undefined> {
-  const db = await getDb();
+export async function loadDemo(services: Services): Promise<string | undefined> {
+  const { db, rollouts } = services;
   if ((await db.run.count()) > 0 || (await db.harness.count()) > 0) return undefined;
 
   const base = (bridge: string, task: string): HarnessSpec => ({
     version: 1,
     env: { type: 'base', bridge, task },
   });
-  await launchRun({
+  await rollouts.launchRun({
     spec: base('toy24', TOY24_TASK),
     policy: 'scripted:toy24-random',
     k: 24,
     kind: 'baseline',
     createdBy: 'demo',
   });
-  await launchRun({
+  await rollouts.launchRun({
     spec: base('household', HOUSEHOLD_TASK),
     policy: 'scripted:household-no-open',
     k: 12,
@@ -78,7 +77,7 @@ export async function loadDemo(): Promise<string | undefined> {
     note: 'adds filterAction',
     createdBy: 'demo',
   });
-  await launchRun({
+  await rollouts.launchRun({
     spec: contract(GUARD_CODE, 'household', HOUSEHOLD_TASK),
     policy: 'scripted:household-no-open',
     k: 12,

@@ -7,41 +7,29 @@ import { fileURLToPath } from 'node:url';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import next from 'next';
 import { appRouter } from './api/root.ts';
-import { closePlaySessions } from './api/routers/play.ts';
-import { closeStudioPool } from './api/studio-pool.ts';
 import { createRequestContext } from './auth/context.ts';
 import { handleAuthRoute } from './auth/http.ts';
-import { ensureAdmin } from './auth/service.ts';
+import { composeServices, type Services } from './compose.ts';
 import { config } from './config.ts';
-import { closeDb, getDb } from './db/index.ts';
 import { loadDemo } from './demo.ts';
 import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
-import { closeEventBus } from './rollouts/events.ts';
-import { closeRollouts, resumeUnfinishedRuns } from './rollouts/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TRPC_PREFIX = '/api/trpc/';
 
-async function startServices(): Promise<void> {
+async function startServices(): Promise<Services> {
   // Opening the database applies pending migrations.
-  await getDb();
+  const services = await composeServices({ config: config() });
   // Team mode's first start: the configured admin and a default project.
-  await ensureAdmin();
+  await services.accounts.ensureAdmin();
   // Episodes a previous process left unfinished are dispatched again (exactly once per episode).
-  const resumed = await resumeUnfinishedRuns({ queue: 'local' });
+  const resumed = await services.rollouts.resumeUnfinishedRuns({ queue: 'local' });
   if (resumed.length > 0) console.log(`resumed ${resumed.length} unfinished run(s)`);
-  if (!config().NO_DEMO) {
-    const loaded = await loadDemo();
+  if (!services.config.NO_DEMO) {
+    const loaded = await loadDemo(services);
     if (loaded) console.log(`demo content: ${loaded}`);
   }
-}
-
-async function stopServices(): Promise<void> {
-  closePlaySessions();
-  await closeStudioPool().catch(() => undefined);
-  await closeRollouts().catch((e: unknown) => console.error('rollouts:', e));
-  await closeEventBus().catch(() => undefined);
-  await closeDb().catch((e: unknown) => console.error('db:', e));
+  return services;
 }
 
 async function main(): Promise<void> {
@@ -49,7 +37,7 @@ async function main(): Promise<void> {
   const { HOST, PORT } = config();
 
   const started = Date.now();
-  await startServices();
+  const services = await startServices();
 
   const nextApp = next({ dev, dir: ROOT, hostname: HOST, port: PORT });
   const handleNext = nextApp.getRequestHandler();
@@ -60,7 +48,7 @@ async function main(): Promise<void> {
     basePath: TRPC_PREFIX,
     maxBodySize: MAX_BODY_BYTES,
     // Team mode resolves the session / share cookie here; the embedded default is one local user.
-    createContext: ({ req }) => createRequestContext({ req }),
+    createContext: ({ req }) => createRequestContext(services, req),
     onError: ({ error, path: procedure }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
@@ -74,7 +62,7 @@ async function main(): Promise<void> {
       dev,
       trpcPrefix: TRPC_PREFIX,
       trpc: handleTrpc,
-      before: handleAuthRoute,
+      before: (req, res) => handleAuthRoute(services.accounts, req, res),
       next: (req: IncomingMessage, res: ServerResponse) => {
         handleNext(req, res).catch((err: unknown) => {
           console.error('next:', err);
@@ -104,7 +92,7 @@ async function main(): Promise<void> {
       new Promise<void>((resolve) => server.close(() => resolve())),
       nextApp.close(),
     ]);
-    await stopServices();
+    await services.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

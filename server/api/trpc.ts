@@ -1,37 +1,41 @@
-// tRPC foundation: the request context (who is calling), the error mapping from domain errors to
-// tRPC codes, and the base procedures every router builds on.
-import type { IncomingMessage } from 'node:http';
+// tRPC foundation (t3 style): the request context ({ db, auth, services }), the error mapping from
+// the error taxonomy to tRPC codes, and the procedures every router builds on. Access is declared
+// per procedure: by its base (viewer / researcher / admin, catalogue and shared reads) and by
+// resource guards (`owns('run', 'id')`) that load the named resource and check its project.
 import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
-import type { AuthState } from '../auth/authorize.ts';
-import { authorize, recordCall } from '../auth/authorize.ts';
-import { type ErrorKind, KindedError } from '../errors.ts';
-
-export type Role = 'admin' | 'member' | 'viewer';
-export interface User {
-  id: string;
-  role: Role;
-}
+import { type Caller, ROLE_RANK, type Role } from '../auth/caller.ts';
+import { projectOf, type ResourceKind, shareCovers } from '../auth/resources.ts';
+import type { Services } from '../compose.ts';
+import type { Db } from '../db/index.ts';
+import { type ErrorKind, ForbiddenError, KindedError, UnauthorizedError } from '../errors.ts';
 
 export interface Context {
-  user: User;
-  /** Team mode only (server/auth/context.ts): session, active project and role, or share link. */
-  auth?: AuthState;
+  db: Db;
+  auth: Caller;
+  services: Services;
 }
 
-/** The embedded default has one local user; team mode will resolve the user from the request here. */
-export const LOCAL_USER: User = { id: 'local', role: 'admin' };
-
-export function createContext(_opts?: { req?: IncomingMessage }): Context {
-  return { user: LOCAL_USER };
+export function createContext(services: Services, auth: Caller): Context {
+  return { db: services.db, auth, services };
 }
 
-const t = initTRPC.context<Context>().create({
-  sse: {
-    // Keep proxies from closing a quiet stream; the client reconnects (resuming) if it does.
-    ping: { enabled: true, intervalMs: 10_000 },
-    client: { reconnectAfterInactivityMs: 25_000 },
-  },
-});
+export interface ProcedureMeta {
+  /** Callable without an account (who am I). */
+  public?: true;
+  /** A mutation that only tries things out (no lasting effect): kept out of the audit trail. */
+  audit?: false;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    sse: {
+      // Keep proxies from closing a quiet stream; the client reconnects (resuming) if it does.
+      ping: { enabled: true, intervalMs: 10_000 },
+      client: { reconnectAfterInactivityMs: 25_000 },
+    },
+  });
 
 /** The tRPC code of each error kind (bridges/core/errors.ts). */
 const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
@@ -47,7 +51,7 @@ const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
 };
 
 /** One place maps the services' typed errors to tRPC codes; routers never catch to rethrow. */
-const mapDomainErrors = t.middleware(async ({ next }) => {
+const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
@@ -60,13 +64,128 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-/** Every procedure and subscription is authorised (team mode; server/auth/authorize.ts). */
-const authorizeCall = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
-  const input = await getRawInput();
-  await authorize({ auth: ctx.auth, path, type, input });
+
+const base = t.procedure.use(mapErrors);
+
+/** The actor of a caller holding at least `need` in the active project (the local user holds all). */
+function actorWith(auth: Caller, need: Role, path: string): string {
+  switch (auth.kind) {
+    case 'local':
+      return auth.userId;
+    case 'anonymous':
+      throw new UnauthorizedError('sign in to use the studio');
+    case 'share':
+      throw new ForbiddenError('a share link opens one thing read-only; sign in for more');
+    case 'member':
+      if (!auth.projectId || !auth.role) {
+        throw new ForbiddenError('you are not a member of this project');
+      }
+      if (ROLE_RANK[auth.role] < ROLE_RANK[need]) {
+        throw new ForbiddenError(`${path} needs the ${need} role; you are a ${auth.role} here`);
+      }
+      return auth.userId;
+  }
+}
+
+/** Members (and the local user) with at least `need` in the active project; adds `actor`. */
+function requireRole(need: Role) {
+  return t.middleware(({ ctx, path, next }) =>
+    next({ ctx: { actor: actorWith(ctx.auth, need, path) } }),
+  );
+}
+
+/**
+ * Reads that a share-link visitor may also make: the static catalogue, or (with a resource guard
+ * right after) the one shared thing. Everyone else needs the viewer role.
+ */
+const viewerOrShare = t.middleware(({ ctx, path, type, next }) => {
+  if (ctx.auth.kind !== 'share') actorWith(ctx.auth, 'viewer', path);
+  else if (type === 'mutation') {
+    throw new ForbiddenError('a share link opens one thing read-only; sign in for more');
+  }
+  return next();
+});
+
+/** Input keys that name the object a mutation acted on, for the audit trail. */
+const TARGET_KEYS = [
+  'id',
+  'runId',
+  'episodeId',
+  'harnessId',
+  'harnessVersionId',
+  'rigId',
+  'candidateId',
+  'bankId',
+  'projectId',
+] as const;
+const DETAIL_KEYS = ['decision', 'reason', 'policy', 'taskIds', 'k', 'name', 'kind', 'role'];
+
+/** The audit trail: every successful team-mode mutation, with who, when, what and on what. */
+const auditMutation = t.middleware(async ({ ctx, path, type, meta, getRawInput, next }) => {
   const result = await next();
-  if (result.ok) await recordCall({ auth: ctx.auth, path, type, input, output: result.data });
+  const a = ctx.auth;
+  if (!result.ok || type !== 'mutation' || meta?.audit === false || a.kind !== 'member') {
+    return result;
+  }
+  const input = asRecord(await getRawInput());
+  const output = asRecord(result.data);
+  const named = TARGET_KEYS.map((k) => input[k]).find((v) => typeof v === 'string' && v !== '');
+  const made = [output.runId, output.rigId, output.id].find((v) => typeof v === 'string');
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_KEYS) if (input[key] !== undefined) details[key] = input[key];
+  await ctx.services.accounts.audit({
+    actor: a.userId,
+    action: path,
+    target: (named ?? made ?? null) as string | null,
+    projectId: a.projectId,
+    details,
+  });
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapDomainErrors).use(authorizeCall);
+function asRecord(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+}
+
+/**
+ * Resource guard: the resource of `kind` named by the input's `key` must belong to the caller's
+ * active project (rows made before team mode have none and are shared); for a share-link visitor,
+ * the link must cover it. An absent resource passes: the procedure answers NOT_FOUND itself.
+ */
+export function owns(kind: ResourceKind, key: string) {
+  return t.middleware(async ({ ctx, getRawInput, next }) => {
+    const a = ctx.auth;
+    if (a.kind === 'local') return next();
+    const raw = asRecord(await getRawInput())[key];
+    const id = typeof raw === 'string' && raw !== '' ? raw : undefined;
+    if (a.kind === 'share') {
+      if (!id || !(await shareCovers(ctx.db, a.share, { kind, id }))) {
+        throw new ForbiddenError('this share link does not cover that');
+      }
+      return next();
+    }
+    if (id) {
+      const project = await projectOf(ctx.db, { kind, id });
+      if (project !== undefined && project !== null && project !== a.projectId) {
+        throw new ForbiddenError(`that ${kind} belongs to another project`);
+      }
+    }
+    return next();
+  });
+}
+
+/** Who am I: callable by anyone. */
+export const publicProcedure = base.meta({ public: true });
+/** Reads of the active project. */
+export const viewerProcedure = base.use(requireRole('viewer'));
+/** Writes of the active project (audited). */
+export const researcherProcedure = base.use(requireRole('researcher')).use(auditMutation);
+/** Members, invites and projects (audited). */
+export const adminProcedure = base.use(requireRole('admin')).use(auditMutation);
+/** The static catalogue (bridges, tasks, policies): what a shared page also needs. */
+export const catalogueProcedure = base.use(viewerOrShare);
+
+/** A read a share link may also make, when it covers the resource the input names. */
+export function sharedReadProcedure(kind: ResourceKind, key: string) {
+  return base.use(viewerOrShare).use(owns(kind, key));
+}

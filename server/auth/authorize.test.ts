@@ -3,26 +3,18 @@
 // from another project; roles, project boundaries on resources, share links and the audit trail.
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter, createCaller } from '../api/root.ts';
-import { type Config, config, setConfig } from '../config.ts';
+import { appRouter } from '../api/root.ts';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
 import { SkillBankState } from '../skills/bank.ts';
 import { saveBank } from '../skills/store.ts';
-import { PUBLIC_PATHS } from './authorize.ts';
-import { resolveAuth, teamContext } from './context.ts';
-import {
-  acceptInvite,
-  addMember,
-  createInvite,
-  createProject,
-  createShareToken,
-  createUser,
-  signIn,
-} from './service.ts';
+import { callerFor as callerAs, testServices } from '../testing/services.ts';
+import { resolveCaller } from './caller.ts';
+import type { Accounts } from './service.ts';
 
 let handle: TestDb;
-let saved: Config;
+let services: Services;
+let accounts: Accounts;
 const ids = {
   projectA: '',
   projectB: '',
@@ -56,25 +48,26 @@ async function makeRun(projectId: string): Promise<{ runId: string; episodeId: s
 }
 
 beforeAll(async () => {
-  saved = config();
-  setConfig({ AUTH_SECRET: 'test-secret-for-team-mode-0123456789abcdef' });
   handle = await createTestDb('pglite');
-  setRolloutDb(handle.db);
-  const admin = await createUser({
+  services = await testServices(handle, {
+    config: { AUTH_SECRET: 'test-secret-for-team-mode-0123456789abcdef' },
+  });
+  accounts = services.accounts;
+  const admin = await accounts.createUser({
     email: 'admin@x.test',
     password: 'admin-pass-1',
     role: 'admin',
   });
-  ids.projectA = (await createProject({ name: 'Alpha', by: admin.id })).id;
-  ids.projectB = (await createProject({ name: 'Beta', by: admin.id })).id;
+  ids.projectA = (await accounts.createProject({ name: 'Alpha', by: admin.id })).id;
+  ids.projectB = (await accounts.createProject({ name: 'Beta', by: admin.id })).id;
   for (const [key, email, project, role] of [
     ['researcherA', 'ra@x.test', ids.projectA, 'researcher'],
     ['viewerA', 'va@x.test', ids.projectA, 'viewer'],
     ['researcherB', 'rb@x.test', ids.projectB, 'researcher'],
   ] as const) {
-    ids[key] = (await createUser({ email, password: `${key}-password` })).id;
-    await addMember({ userId: ids[key], projectId: project, role, by: admin.id });
-    tokens[key] = (await signIn(email, `${key}-password`)).token;
+    ids[key] = (await accounts.createUser({ email, password: `${key}-password` })).id;
+    await accounts.addMember({ userId: ids[key], projectId: project, role, by: admin.id });
+    tokens[key] = (await accounts.signIn(email, `${key}-password`)).token;
   }
   const a = await makeRun(ids.projectA);
   ids.runA = a.runId;
@@ -83,18 +76,17 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  setRolloutDb(undefined);
-  setConfig(saved);
+  await services.close();
   await handle.close();
 });
 
 async function callerFor(o: { session?: string; share?: string; project?: string }) {
-  const auth = await resolveAuth({
+  const auth = await resolveCaller(accounts, {
     ...(o.session ? { sessionToken: o.session } : {}),
     ...(o.share ? { shareToken: o.share } : {}),
     ...(o.project ? { project: o.project } : {}),
   });
-  return createCaller(teamContext(auth));
+  return callerAs(services, auth);
 }
 
 type Callable = (input?: unknown) => Promise<unknown>;
@@ -124,9 +116,14 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 const procedures = Object.entries(
-  (appRouter._def as unknown as { procedures: Record<string, { _def: { type: string } }> })
-    .procedures,
+  (
+    appRouter._def as unknown as {
+      procedures: Record<string, { _def: { type: string; meta?: { public?: boolean } } }>;
+    }
+  ).procedures,
 );
+/** Callable without an account: declared on the procedure itself (publicProcedure). */
+const PUBLIC_PATHS = new Set(procedures.filter(([, p]) => p._def.meta?.public).map(([p]) => p));
 
 /** An input naming project A's resources wherever a procedure takes one. */
 function inputFor(path: string): unknown {
@@ -143,6 +140,8 @@ describe('every procedure is authorised', () => {
     expect(procedures.map(([p]) => p)).toEqual(
       expect.arrayContaining(['runs.launch', 'runs.live', 'harnesses.decide', 'auth.audit']),
     );
+    // Only "who am I" is declared public.
+    expect([...PUBLIC_PATHS]).toEqual(['auth.me']);
   });
 
   it('refuses an anonymous caller everywhere (only auth.me answers)', async () => {
@@ -195,7 +194,7 @@ describe('every procedure is authorised', () => {
         },
       });
       // New banks get the caller's project through the store, as the comparison service saves them.
-      const bank = await saveBank({
+      const bank = await saveBank(handle.db, {
         name: `bank ${key}`,
         bridge: 'toy24',
         source: 'manual',
@@ -263,7 +262,11 @@ describe('every procedure is authorised', () => {
 
 describe('share links', () => {
   it('open one run read-only without an account, and nothing else', async () => {
-    const { token } = createShareToken({ kind: 'run', ids: [ids.runA], by: ids.researcherA });
+    const { token } = accounts.createShareToken({
+      kind: 'run',
+      ids: [ids.runA],
+      by: ids.researcherA,
+    });
     const guest = await callerFor({ share: token });
     expect(await codeOf(call(guest, 'runs.byId', { id: ids.runA }))).toBe('OK');
     expect(await codeOf(call(guest, 'runs.episodes', { runId: ids.runA }))).toBe('OK');
@@ -276,12 +279,21 @@ describe('share links', () => {
   });
 
   it('expire, and cannot be forged', async () => {
-    const expired = createShareToken({ kind: 'run', ids: [ids.runA], by: 'x', ttlHours: -1 }).token;
+    const expired = accounts.createShareToken({
+      kind: 'run',
+      ids: [ids.runA],
+      by: 'x',
+      ttlHours: -1,
+    }).token;
     expect(
       await codeOf(call(await callerFor({ share: expired }), 'runs.byId', { id: ids.runA })),
     ).toBe('UNAUTHORIZED');
-    const [body] = createShareToken({ kind: 'run', ids: [ids.runA], by: 'x' }).token.split('.');
-    const other = createShareToken({ kind: 'run', ids: [ids.runB], by: 'x' }).token.split('.')[1];
+    const [body] = accounts
+      .createShareToken({ kind: 'run', ids: [ids.runA], by: 'x' })
+      .token.split('.');
+    const other = accounts
+      .createShareToken({ kind: 'run', ids: [ids.runB], by: 'x' })
+      .token.split('.')[1];
     expect(
       await codeOf(
         call(await callerFor({ share: `${body}.${other}` }), 'runs.byId', { id: ids.runA }),
@@ -299,19 +311,23 @@ describe('share links', () => {
 
 describe('invites and the audit trail', () => {
   it('an invite link is single-use and grants its role in its project', async () => {
-    const { token } = await createInvite({ projectId: ids.projectB, role: 'viewer', by: 'admin' });
-    const { userId, projectId } = await acceptInvite({
+    const { token } = await accounts.createInvite({
+      projectId: ids.projectB,
+      role: 'viewer',
+      by: 'admin',
+    });
+    const { userId, projectId } = await accounts.acceptInvite({
       token,
       email: 'new@x.test',
       password: 'new-user-pass',
     });
     expect(projectId).toBe(ids.projectB);
-    const auth = await resolveAuth({
-      sessionToken: (await signIn('new@x.test', 'new-user-pass')).token,
+    const auth = await resolveCaller(accounts, {
+      sessionToken: (await accounts.signIn('new@x.test', 'new-user-pass')).token,
     });
-    expect(auth).toMatchObject({ userId, projectId: ids.projectB, projectRole: 'viewer' });
+    expect(auth).toMatchObject({ userId, projectId: ids.projectB, role: 'viewer' });
     await expect(
-      acceptInvite({ token, email: 'again@x.test', password: 'again-pass-1' }),
+      accounts.acceptInvite({ token, email: 'again@x.test', password: 'again-pass-1' }),
     ).rejects.toThrow(/invalid, used or expired/);
   });
 
@@ -319,7 +335,9 @@ describe('invites and the audit trail', () => {
     const row = await handle.db.user.findUniqueOrThrow({ where: { email: 'ra@x.test' } });
     expect(row.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(row.passwordHash).not.toContain('researcherA-password');
-    await expect(signIn('ra@x.test', 'wrong-password')).rejects.toThrow('wrong email or password');
+    await expect(accounts.signIn('ra@x.test', 'wrong-password')).rejects.toThrow(
+      'wrong email or password',
+    );
   });
 
   it('records who did what and when for mutations; the audit query is project-scoped', async () => {

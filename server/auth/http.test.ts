@@ -6,28 +6,35 @@ import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../api/root.ts';
-import { type Config, config, setConfig } from '../config.ts';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { withWebSecurity } from '../hardening/web.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
+import { testServices } from '../testing/services.ts';
 import { createRequestContext } from './context.ts';
 import { handleAuthRoute } from './http.ts';
-import { addMember, createProject, createShareToken, createUser } from './service.ts';
+import type { Accounts } from './service.ts';
 
 let handle: TestDb;
-let saved: Config;
+let services: Services;
+let accounts: Accounts;
 let server: Server;
 let base: string;
 let runId = '';
 
 beforeAll(async () => {
-  saved = config();
-  setConfig({ AUTH_SECRET: 'http-test-secret-0123456789abcdefghijkl' });
   handle = await createTestDb('pglite');
-  setRolloutDb(handle.db);
-  const user = await createUser({ email: 'r@x.test', password: 'researcher-pass' });
-  const project = await createProject({ name: 'Alpha', by: user.id });
-  await addMember({ userId: user.id, projectId: project.id, role: 'researcher', by: user.id });
+  services = await testServices(handle, {
+    config: { AUTH_SECRET: 'http-test-secret-0123456789abcdefghijkl' },
+  });
+  accounts = services.accounts;
+  const user = await accounts.createUser({ email: 'r@x.test', password: 'researcher-pass' });
+  const project = await accounts.createProject({ name: 'Alpha', by: user.id });
+  await accounts.addMember({
+    userId: user.id,
+    projectId: project.id,
+    role: 'researcher',
+    by: user.id,
+  });
   runId = (
     await handle.db.run.create({
       data: {
@@ -45,13 +52,13 @@ beforeAll(async () => {
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/api/trpc/',
-    createContext: ({ req }) => createRequestContext({ req }),
+    createContext: ({ req }) => createRequestContext(services, req),
   });
   server = createServer(
     withWebSecurity({
       trpcPrefix: '/api/trpc/',
       trpc,
-      before: handleAuthRoute,
+      before: (req, res) => handleAuthRoute(accounts, req, res),
       next: (_req, res) => {
         res.setHeader('Content-Type', 'text/html');
         res.end('<p>studio page</p>');
@@ -65,8 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  setRolloutDb(undefined);
-  setConfig(saved);
+  await services.close();
   await handle.close();
 });
 
@@ -119,7 +125,7 @@ describe('team mode over HTTP', () => {
   });
 
   it('a share link sets a read-only cookie and lands on the run page', async () => {
-    const { token } = createShareToken({ kind: 'run', ids: [runId], by: 'test' });
+    const { token } = accounts.createShareToken({ kind: 'run', ids: [runId], by: 'test' });
     const res = await get(`/share/${token}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/runs/${runId}`);

@@ -2,11 +2,10 @@
 // invite, and opening a share link (which sets a read-only cookie and redirects to the page).
 // Pages other than these need a session or a share cookie; the API checks every call itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { config } from '../config.ts';
+import type { Db } from '../db/index.ts';
 import { DomainError } from '../errors.ts';
-import { rolloutDb } from '../rollouts/db.ts';
 import { PROJECT_COOKIE, parseCookies, SESSION_COOKIE, SHARE_COOKIE } from './context.ts';
-import { acceptInvite, readShareToken, sessionUserId, signIn, teamMode } from './service.ts';
+import type { Accounts } from './service.ts';
 import type { SharePayload } from './tokens.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -71,8 +70,7 @@ function signInForm(next: string, error?: string): string {
 }
 
 /** Where a share link lands: the studio page of the shared thing. */
-export async function sharePath(share: SharePayload): Promise<string> {
-  const db = await rolloutDb();
+export async function sharePath(db: Db, share: SharePayload): Promise<string> {
   switch (share.kind) {
     case 'run':
       return `/runs/${share.ids[0]}`;
@@ -99,8 +97,12 @@ export async function sharePath(share: SharePayload): Promise<string> {
  * Handles the auth routes and gates pages in team mode. Returns true when it answered the
  * request; false lets the caller hand it to Next (or tRPC, which authorises each call).
  */
-export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (!teamMode()) return false;
+export async function handleAuthRoute(
+  accounts: Accounts,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
+  if (!accounts.teamMode) return false;
   const url = new URL(req.url ?? '/', 'http://studio');
   const path = url.pathname;
   const cookies = parseCookies(req.headers.cookie);
@@ -114,7 +116,7 @@ export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse)
       const form = await readForm(req);
       const next = safeNext(form.get('next'));
       try {
-        const { token, maxAgeSeconds } = await signIn(
+        const { token, maxAgeSeconds } = await accounts.signIn(
           form.get('email') ?? '',
           form.get('password') ?? '',
         );
@@ -153,8 +155,8 @@ export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse)
       try {
         const email = form.get('email') ?? '';
         const password = form.get('password') ?? '';
-        await acceptInvite({ token, email, password, name: form.get('name') ?? '' });
-        const session = await signIn(email, password);
+        await accounts.acceptInvite({ token, email, password, name: form.get('name') ?? '' });
+        const session = await accounts.signIn(email, password);
         redirect(res, '/', [cookie(SESSION_COOKIE, session.token, session.maxAgeSeconds)]);
       } catch (e) {
         page(
@@ -180,13 +182,13 @@ export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse)
 
   const share = /^\/share\/([\w-]+\.[\w-]+)$/.exec(path);
   if (share) {
-    const payload = readShareToken(share[1]!);
+    const payload = accounts.readShareToken(share[1]!);
     if (!payload) {
       page(res, 410, 'Link expired', '<p>This share link is invalid or has expired.</p>');
       return true;
     }
     const maxAge = payload.exp - Math.floor(Date.now() / 1000);
-    redirect(res, await sharePath(payload), [cookie(SHARE_COOKIE, share[1]!, maxAge)]);
+    redirect(res, await sharePath(accounts.db, payload), [cookie(SHARE_COOKIE, share[1]!, maxAge)]);
     return true;
   }
 
@@ -198,8 +200,10 @@ export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse)
     !/\.[a-z0-9]+$/i.test(path);
   if (isPage) {
     const session = cookies[SESSION_COOKIE];
-    const signedIn = session ? sessionUserId(session) !== undefined : false;
-    const shared = cookies[SHARE_COOKIE] ? readShareToken(cookies[SHARE_COOKIE]) : undefined;
+    const signedIn = session ? accounts.sessionUserId(session) !== undefined : false;
+    const shared = cookies[SHARE_COOKIE]
+      ? accounts.readShareToken(cookies[SHARE_COOKIE])
+      : undefined;
     if (!signedIn && !shared) {
       redirect(res, `/signin?next=${encodeURIComponent(url.pathname + url.search)}`);
       return true;
@@ -207,9 +211,3 @@ export async function handleAuthRoute(req: IncomingMessage, res: ServerResponse)
   }
   return false;
 }
-
-/** For the CLI and tests: the cookie name and lifetime of sessions. */
-export const sessionCookie = {
-  name: SESSION_COOKIE,
-  maxAgeHours: () => config().SESSION_TTL_HOURS,
-};

@@ -1,33 +1,53 @@
 // The auth router: who am I, invites (admin), share links (researcher), the audit trail. Sign-in
 // and accepting an invite are plain form posts (server/auth/http.ts) so the cookie is HttpOnly.
 import { z } from 'zod';
-import { publicProcedure, router } from '../api/trpc.ts';
+import {
+  adminProcedure,
+  owns,
+  publicProcedure,
+  researcherProcedure,
+  router,
+  viewerProcedure,
+} from '../api/trpc.ts';
 import { ForbiddenError, InvalidInputError } from '../errors.ts';
-import { rolloutDb } from '../rollouts/db.ts';
-import { projectOf, resourcesOf } from './authorize.ts';
-import { createInvite, createShareToken, listAudit, loadUser, teamMode } from './service.ts';
+import { projectOf, type ResourceKind } from './resources.ts';
 import { ShareKindSchema } from './tokens.ts';
 
 const RoleSchema = z.enum(['viewer', 'researcher', 'admin']);
 
+/** What each kind of share link names. */
+const SHARED_KIND: Record<z.infer<typeof ShareKindSchema>, ResourceKind> = {
+  run: 'run',
+  comparison: 'run',
+  trajectory: 'episode',
+  harnessVersion: 'harnessVersion',
+};
+
 export const authRouter = router({
   /** Public: the studio asks this to decide between the sign-in page and the app. */
   me: publicProcedure.query(async ({ ctx }) => {
-    if (!teamMode() || !ctx.auth) {
-      return { mode: 'local' as const, user: ctx.user, projectId: null, role: 'admin' as const };
+    const a = ctx.auth;
+    if (a.kind === 'local') {
+      return {
+        mode: 'local' as const,
+        user: { id: a.userId, role: a.role },
+        projectId: null,
+        role: a.role,
+      };
     }
-    const user = ctx.auth.userId ? await loadUser(ctx.auth.userId) : undefined;
+    const user = a.kind === 'member' ? await ctx.services.accounts.loadUser(a.userId) : undefined;
     return {
       mode: 'team' as const,
       user: user ? { id: user.id, email: user.email, name: user.name } : null,
       projects: user?.memberships ?? [],
-      projectId: ctx.auth.projectId ?? null,
-      role: ctx.auth.projectRole ?? null,
-      share: ctx.auth.share ? { kind: ctx.auth.share.kind, ids: ctx.auth.share.ids } : null,
+      projectId: a.projectId,
+      role: a.role,
+      share: a.kind === 'share' ? { kind: a.share.kind, ids: a.share.ids } : null,
     };
   }),
 
-  createInvite: publicProcedure
+  createInvite: adminProcedure
+    .use(owns('project', 'projectId'))
     .input(
       z.object({
         projectId: z.string().min(1),
@@ -36,13 +56,13 @@ export const authRouter = router({
       }),
     )
     .mutation(({ input, ctx }) => {
-      if (!teamMode())
+      if (!ctx.services.accounts.teamMode)
         throw new InvalidInputError('invites exist only in team mode (set AUTH_SECRET)');
-      return createInvite({ ...input, by: ctx.user.id });
+      return ctx.services.accounts.createInvite({ ...input, by: ctx.actor });
     }),
 
   /** A signed, expiring link that opens one run, trajectory, comparison or harness version. */
-  createShare: publicProcedure
+  createShare: researcherProcedure
     .input(
       z.object({
         kind: ShareKindSchema,
@@ -56,30 +76,23 @@ export const authRouter = router({
       }),
     )
     .mutation(async ({ input, ctx }) => {
-      if (!teamMode())
+      const { accounts } = ctx.services;
+      if (!accounts.teamMode)
         throw new InvalidInputError('share links exist only in team mode (set AUTH_SECRET)');
       // The caller may only share what belongs to their project.
-      const kind =
-        input.kind === 'trajectory'
-          ? 'episodeId'
-          : input.kind === 'harnessVersion'
-            ? 'harnessVersionId'
-            : 'runId';
-      const db = await rolloutDb();
+      const kind = SHARED_KIND[input.kind];
       for (const id of input.ids) {
-        for (const r of resourcesOf('auth.createShare', { [kind]: id })) {
-          const project = await projectOf(db, r);
-          if (project === undefined)
-            throw new InvalidInputError(`nothing to share: ${r.kind} '${id}' not found`);
-          if (project !== null && project !== ctx.auth?.projectId)
-            throw new ForbiddenError(`that ${r.kind} belongs to another project`);
-        }
+        const project = await projectOf(ctx.db, { kind, id });
+        if (project === undefined)
+          throw new InvalidInputError(`nothing to share: ${kind} '${id}' not found`);
+        if (project !== null && project !== ctx.auth.projectId)
+          throw new ForbiddenError(`that ${kind} belongs to another project`);
       }
-      const { token, expiresAt } = createShareToken({ ...input, by: ctx.user.id });
+      const { token, expiresAt } = accounts.createShareToken({ ...input, by: ctx.actor });
       return { token, path: `/share/${token}`, expiresAt };
     }),
 
-  audit: publicProcedure
+  audit: viewerProcedure
     .input(
       z
         .object({
@@ -89,10 +102,10 @@ export const authRouter = router({
         .optional(),
     )
     .query(({ input, ctx }) =>
-      listAudit({
+      ctx.services.accounts.listAudit({
         limit: input?.limit ?? 50,
         ...(input?.cursor ? { cursor: input.cursor } : {}),
-        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       }),
     ),
 });

@@ -2,6 +2,8 @@
 // commands/index.ts. Commands return an exit code and throw typed domain errors (server/errors.ts);
 // main.ts turns errors into one `harness: <message>` line.
 import type { ParseArgsConfig } from 'node:util';
+import type { ComposeOptions, Services } from '../compose.ts';
+import type { Config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
 
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -19,6 +21,18 @@ export interface CommandContext {
   values: OptionValues;
   positionals: string[];
   io: CliIO;
+  config: Config;
+  /**
+   * The composed services: the database is opened on the first call (commands that need none never
+   * open it) and everything is released when the command ends. Later calls return the same services.
+   */
+  services(o?: Pick<ComposeOptions, 'engine' | 'queueName'>): Promise<Services>;
+}
+
+/** How main() builds what commands use; tests hand in a configuration or a composition of their own. */
+export interface CliEnv {
+  config?: Config;
+  compose?: (o: ComposeOptions) => Promise<Services>;
 }
 
 export interface Command {

@@ -1,8 +1,16 @@
 // `harness <command>`: parses flags with node:util parseArgs, runs one command, and maps every
 // error to exactly one `harness: <message>` line on stderr with a non-zero exit status.
 import { parseArgs } from 'node:util';
+import type { Services } from '../compose.ts';
+import { type Config, config as readConfig } from '../config.ts';
 import { KindedError } from '../errors.ts';
-import { type CliIO, type Command, UsageError } from './command.ts';
+import {
+  type CliEnv,
+  type CliIO,
+  type Command,
+  type CommandContext,
+  UsageError,
+} from './command.ts';
 import { commands } from './commands/index.ts';
 
 export const processIO: CliIO = {
@@ -63,7 +71,31 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+/** Services composed on a command's first request, closed once the command is done. */
+function lazyServices(env: CliEnv, cfg: () => Config) {
+  let opened: Promise<Services> | undefined;
+  const services: CommandContext['services'] = (o = {}) => {
+    opened ??= (async () => {
+      // Loaded on demand: commands that need no database start without it.
+      const compose = env.compose ?? (await import('../compose.ts')).composeServices;
+      return compose({ config: cfg(), ...o });
+    })();
+    return opened;
+  };
+  const close = async () => {
+    const s = await opened?.catch(() => undefined);
+    await s?.close();
+  };
+  return { services, close };
+}
+
+export async function main(
+  argv: string[],
+  io: CliIO = processIO,
+  env: CliEnv = {},
+): Promise<number> {
+  const cfg = () => env.config ?? readConfig();
+  const { services, close } = lazyServices(env, cfg);
   try {
     const [name, ...rest] = argv;
     if (name === undefined) throw new UsageError('missing command (see harness --help)');
@@ -91,7 +123,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         `${name}: unexpected argument '${parsed.positionals[range.max]}' (usage: ${command.usage})`,
       );
     }
-    return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
+    return await command.run({
+      values: parsed.values,
+      positionals: parsed.positionals,
+      io,
+      config: cfg(),
+      services,
+    });
   } catch (error) {
     if (isParseArgsError(error)) {
       io.err(`harness: ${oneLine(parseArgsMessage(error))}\n`);
@@ -105,5 +143,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     const message = error instanceof Error ? error.message : String(error);
     io.err(`harness: internal error: ${oneLine(message)}\n`);
     return EXIT.internal;
+  } finally {
+    await close();
   }
 }

@@ -4,23 +4,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { setConfig } from '../config.ts';
-import { closeDb, configuredTarget, DatabaseInUseError, getDb, openDb } from './index.ts';
+import { composeServices } from '../compose.ts';
+import { config } from '../config.ts';
+import { configuredTarget, DatabaseInUseError, openDb } from './index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'envharness-data-'));
 afterAll(async () => {
-  await closeDb();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('getDb (embedded default)', () => {
-  it('opens PGlite under DATA_DIR, migrated, once per process, and keeps data across restarts', async () => {
-    setConfig({ DATA_DIR: dataDir, DATABASE_URL: undefined });
-    expect(configuredTarget()).toEqual({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+describe('the configured database (embedded default)', () => {
+  it('opens PGlite under DATA_DIR, migrated, once per composition, and keeps data across restarts', async () => {
+    const cfg = { ...config(), DATA_DIR: dataDir, DATABASE_URL: undefined };
+    expect(configuredTarget(cfg)).toEqual({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
 
-    const [a, b] = await Promise.all([getDb(), getDb()]);
-    expect(a).toBe(b);
+    const services = await composeServices({ config: cfg });
+    const a = services.db;
     const h = await a.harness.create({ data: { name: 'kept', bridge: 'toy24' } });
     expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
     expect(readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(process.pid));
@@ -30,15 +30,20 @@ describe('getDb (embedded default)', () => {
       DatabaseInUseError,
     );
 
-    await closeDb();
+    // So is a second composition in the same process.
+    await expect(composeServices({ config: cfg })).rejects.toThrow(DatabaseInUseError);
+
+    await services.close();
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
     const again = await openDb({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
     expect(again.applied).toEqual([]);
     await again.close();
-    const reopened = await getDb();
-    expect(reopened).not.toBe(a);
-    expect((await reopened.harness.findUniqueOrThrow({ where: { id: h.id } })).name).toBe('kept');
-    await closeDb();
+    const reopened = await composeServices({ config: cfg });
+    expect(reopened.db).not.toBe(a);
+    expect((await reopened.db.harness.findUniqueOrThrow({ where: { id: h.id } })).name).toBe(
+      'kept',
+    );
+    await reopened.close();
   });
 
   it('takes over the lock a dead process left behind, but not one a live process holds', async () => {
@@ -96,11 +101,10 @@ describe('getDb (embedded default)', () => {
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
-    setConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/x' });
-    expect(configuredTarget()).toEqual({
+    const cfg = { ...config(), DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/x' };
+    expect(configuredTarget(cfg)).toEqual({
       kind: 'postgres',
       url: 'postgresql://postgres@127.0.0.1:5432/x',
     });
-    setConfig({ DATABASE_URL: undefined });
   });
 });

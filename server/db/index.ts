@@ -16,7 +16,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { KindedError } from '../../bridges/core/errors.ts';
-import { config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { PrismaClient } from './generated/client.ts';
 import {
   applyMigrations,
@@ -212,35 +212,9 @@ function migrationNames(): string[] {
   return loadMigrations().migrationDirectories.map((m) => m.path);
 }
 
-/** Where getDb() connects, from configuration. */
-export function configuredTarget(): DbTarget {
-  const c = config();
+/** Where the configured database lives: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
+export function configuredTarget(c: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): DbTarget {
   return c.DATABASE_URL
     ? { kind: 'postgres', url: c.DATABASE_URL }
     : { kind: 'pglite', dir: path.join(c.DATA_DIR, 'pglite') };
-}
-
-// Kept on globalThis so a dev server's module reload reuses the open database instead of trying to
-// open (and lock) the same PGlite folder a second time.
-const SINGLETON = Symbol.for('envharness.db');
-type Holder = { [SINGLETON]?: Promise<DbHandle> };
-const holder = globalThis as Holder;
-
-/** The process-wide client (embedded or PostgreSQL by configuration), opened and migrated on first use. */
-export async function getDb(): Promise<PrismaClient> {
-  if (!holder[SINGLETON]) {
-    const opening = openDb(configuredTarget());
-    holder[SINGLETON] = opening;
-    opening.catch(() => {
-      if (holder[SINGLETON] === opening) holder[SINGLETON] = undefined;
-    });
-  }
-  return (await holder[SINGLETON]).db;
-}
-
-/** Closes the process-wide database (call on shutdown; PGlite flushes and releases its folder). */
-export async function closeDb(): Promise<void> {
-  const handle = holder[SINGLETON];
-  holder[SINGLETON] = undefined;
-  if (handle) await (await handle.catch(() => undefined))?.close();
 }

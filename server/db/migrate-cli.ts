@@ -2,6 +2,7 @@
 // (author a migration from the schema diff, on PGlite), `db:status` style checks.
 // Exits explicitly: the wasm schema engine and PGlite can hold the event loop open.
 import { PGlite } from '@electric-sql/pglite';
+import { config } from '../config.ts';
 import { configuredTarget, lockEmbeddedFolder, openDb } from './index.ts';
 import { createMigration, migrationStatus, pendingSchemaDiff } from './migrate.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'apply': {
-      const target = configuredTarget();
+      const target = configuredTarget(config());
       const handle = await openDb(target);
       await handle.close();
       const where =
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'status': {
-      const target = configuredTarget();
+      const target = configuredTarget(config());
       let status: Awaited<ReturnType<typeof migrationStatus>>;
       if (target.kind === 'postgres') {
         status = await migrationStatus({ factory: new PgMigrationFactory(target.url) });

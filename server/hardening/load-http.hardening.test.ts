@@ -9,11 +9,11 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../api/root.ts';
 import { createContext } from '../api/trpc.ts';
+import { LOCAL_CALLER } from '../auth/caller.ts';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
-import { closeRollouts, launchRun, listRunEvents, waitForRun } from '../rollouts/service.ts';
 import { counterEngine, counterSpec } from '../rollouts/testing.ts';
+import { testServices } from '../testing/services.ts';
 import { percentile } from './load.ts';
 import { MAX_BODY_BYTES, withWebSecurity } from './web.ts';
 
@@ -22,19 +22,19 @@ const VIEWERS = 50;
 const EPISODES = 40;
 
 let handle: TestDb;
+let services: Services;
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
   handle = await createTestDb('postgres');
-  setRolloutDb(handle.db);
   // A few ms per step keeps the runs going while the clients connect, so most events are live.
-  setRolloutEngine(counterEngine({ delayMs: 25 }));
+  services = await testServices(handle, { engine: counterEngine({ delayMs: 25 }) });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/api/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => createContext({ req }),
+    createContext: () => createContext(services, LOCAL_CALLER),
   });
   server = createServer(
     withWebSecurity({
@@ -50,9 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
-  await closeRollouts();
-  setRolloutEngine(undefined);
-  setRolloutDb(undefined);
+  await services?.close();
   await handle?.close();
 });
 
@@ -136,7 +134,7 @@ describe('load over HTTP', () => {
     const t0 = performance.now();
     const runIds: string[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const { runId } = await launchRun({
+      const { runId } = await services.rollouts.launchRun({
         spec: counterSpec,
         policy: 'test:inc',
         k: EPISODES,
@@ -148,14 +146,14 @@ describe('load over HTTP', () => {
     // Each client resumes from the start ('0'), so events committed before it connected count too.
     const clients = Array.from({ length: VIEWERS }, (_, v) => follow(runIds[v % RUNS]!, '0'));
     const results = await Promise.all(clients);
-    await Promise.all(runIds.map((id) => waitForRun(id)));
+    await Promise.all(runIds.map((id) => services.rollouts.waitForRun(id)));
 
     const stored = new Map<string, string[]>();
     for (const runId of runIds) {
       const all: string[] = [];
       let after: string | undefined;
       for (;;) {
-        const page = await listRunEvents(runId, after);
+        const page = await services.rollouts.listRunEvents(runId, after);
         if (page.length === 0) break;
         for (const e of page) all.push(e.id);
         after = page.at(-1)?.id;

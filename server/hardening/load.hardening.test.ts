@@ -2,32 +2,29 @@
 // in order; p95 commit-to-delivery latency reported), and a 100,000-step trajectory is served
 // page by page through the runs router with bounded memory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
-import { closeRollouts } from '../rollouts/service.ts';
 import { counterEngine } from '../rollouts/testing.ts';
+import { testServices } from '../testing/services.ts';
 import { liveViewersScenario, trajectoryPagingScenario } from './load.ts';
 
 let handle: TestDb;
+let services: Services;
 
 beforeAll(async () => {
   // The PostgreSQL server (as in a team deployment): PGlite pages 100k steps too slowly for CI here.
   handle = await createTestDb('postgres');
-  setRolloutDb(handle.db);
-  setRolloutEngine(counterEngine({ delayMs: 2 }));
+  services = await testServices(handle, { engine: counterEngine({ delayMs: 2 }) });
 }, 60_000);
 
 afterAll(async () => {
-  await closeRollouts();
-  setRolloutEngine(undefined);
-  setRolloutDb(undefined);
+  await services.close();
   await handle.close();
 });
 
 describe('load', () => {
   it('50 live viewers on 4 concurrent runs: no event lost, duplicated or reordered', async () => {
-    const r = await liveViewersScenario({ runs: 4, viewers: 50, episodes: 40 });
+    const r = await liveViewersScenario(services, { runs: 4, viewers: 50, episodes: 40 });
     console.log(
       `live viewers: ${r.viewers} viewers x ${r.runs} runs, events per run ${r.eventsPerRun.join('/')}, ` +
         `${r.delivered} deliveries, lost ${r.lost}, duplicated ${r.duplicated}, out of order ${r.outOfOrder}, ` +
@@ -48,7 +45,7 @@ describe('load', () => {
   }, 180_000);
 
   it('serves a 100,000-step trajectory page by page without loading it whole', async () => {
-    const r = await trajectoryPagingScenario(handle.db, { steps: 100_000, pageSize: 500 });
+    const r = await trajectoryPagingScenario(services, { steps: 100_000, pageSize: 500 });
     console.log(
       `100k paging: ${r.steps} steps inserted in ${r.insertMs} ms, ${r.pages} pages, ` +
         `${(r.bytesServed / 2 ** 20).toFixed(0)} MiB served, page p50 ${r.p50PageMs.toFixed(0)} ms p95 ${r.p95PageMs.toFixed(0)} ms, ` +

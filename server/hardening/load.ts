@@ -2,11 +2,9 @@
 // concurrent runs (every event delivered once, in order; latency from commit to delivery), and a
 // 100,000-step trajectory read page by page through the runs router (memory bounded).
 
-import { createCaller } from '../api/root.ts';
-import { createContext } from '../api/trpc.ts';
-import type { PrismaClient } from '../db/index.ts';
-import { launchRun, listRunEvents, subscribeRun, waitForRun } from '../rollouts/service.ts';
+import type { Services } from '../compose.ts';
 import { counterSpec } from '../rollouts/testing.ts';
+import { callerFor } from '../testing/services.ts';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -29,20 +27,24 @@ export interface ViewersResult {
 }
 
 /**
- * Launches `runs` runs of `episodes` episodes each on the configured engine (tests install the
+ * Launches `runs` runs of `episodes` episodes each on the services' engine (tests compose the
  * counter engine), with `viewers` live subscribers spread over them from the first event on.
  * Latency is delivery time minus the event's commit time (createdAt).
  */
-export async function liveViewersScenario(o: {
-  runs: number;
-  viewers: number;
-  episodes: number;
-  policy?: string;
-}): Promise<ViewersResult> {
+export async function liveViewersScenario(
+  services: Services,
+  o: {
+    runs: number;
+    viewers: number;
+    episodes: number;
+    policy?: string;
+  },
+): Promise<ViewersResult> {
+  const { rollouts } = services;
   const t0 = performance.now();
   const runIds: string[] = [];
   for (let i = 0; i < o.runs; i++) {
-    const { runId } = await launchRun({
+    const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: o.policy ?? 'test:inc',
       k: o.episodes,
@@ -57,12 +59,15 @@ export async function liveViewersScenario(o: {
     const runId = runIds[v % runIds.length]!;
     const ids: string[] = [];
     seen[v] = ids;
-    for await (const e of subscribeRun(runId, undefined, { untilCompleted: true, pollMs: 500 })) {
+    for await (const e of rollouts.events.subscribe(runId, undefined, {
+      untilCompleted: true,
+      pollMs: 500,
+    })) {
       latencies.push(Date.now() - Date.parse(e.createdAt));
       ids.push(e.id);
     }
   });
-  await Promise.all(runIds.map((id) => waitForRun(id)));
+  await Promise.all(runIds.map((id) => rollouts.waitForRun(id)));
   await Promise.all(viewers);
 
   let lost = 0;
@@ -74,7 +79,7 @@ export async function liveViewersScenario(o: {
     const all: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await listRunEvents(runId, after);
+      const page = await rollouts.events.list(runId, after);
       if (page.length === 0) break;
       for (const e of page) all.push(e.id);
       after = page.at(-1)?.id;
@@ -123,9 +128,10 @@ const OBSERVATION = 'You are in the middle of a room. '.repeat(12);
 
 /** Inserts a run with one episode of `steps` steps (createMany in batches), then pages it. */
 export async function trajectoryPagingScenario(
-  db: PrismaClient,
+  services: Services,
   o: { steps: number; pageSize: number },
 ): Promise<PagingResult> {
+  const { db } = services;
   const run = await db.run.create({
     data: {
       policy: 'scripted:long',
@@ -165,7 +171,7 @@ export async function trajectoryPagingScenario(
   );
   const insertMs = Math.round(performance.now() - t0);
 
-  const caller = createCaller(createContext());
+  const caller = callerFor(services);
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const baseline = process.memoryUsage().heapUsed;

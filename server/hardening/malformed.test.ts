@@ -7,31 +7,29 @@ import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBridge } from '../../bridges/index.ts';
 import { type Graph, graphToSpec } from '../../components/harness-graph/model.ts';
-import { createCaller } from '../api/root.ts';
-import { createContext } from '../api/trpc.ts';
 import type { CliIO } from '../cli/command.ts';
 import { main as cli } from '../cli/main.ts';
+import type { Services } from '../compose.ts';
 import { createTestDb, rowCounts, type TestDb } from '../db/testing.ts';
 import { DomainError, InvalidSpecError } from '../errors.ts';
 import { type HarnessSpec, parseSpec } from '../harness/index.ts';
 import { MAX_HOOK_CODE_CHARS } from '../harness/spec.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { closeRollouts } from '../rollouts/service.ts';
+import { callerFor, testServices } from '../testing/services.ts';
 import { rng } from './hook-corpus.ts';
 
 let handle: TestDb;
+let services: Services;
 let task = '';
 
 beforeAll(async () => {
   handle = await createTestDb('pglite');
-  setRolloutDb(handle.db);
+  services = await testServices(handle);
   const toy24 = await getBridge('toy24');
   task = (await toy24!.listTasks())[0]!.id;
 }, 60_000);
 
 afterAll(async () => {
-  await closeRollouts();
-  setRolloutDb(undefined);
+  await services.close();
   await handle.close();
 });
 
@@ -174,7 +172,7 @@ describe('graphs that are not harnesses', () => {
 });
 
 describe('bad input through the API writes nothing', () => {
-  const caller = () => createCaller(createContext());
+  const caller = () => callerFor(services);
   const launch = (input: Record<string, unknown>) =>
     writesNothing(() =>
       caller().runs.launch({ policy: 'scripted:toy24-exact', spec: base(), ...input } as never),
@@ -295,7 +293,8 @@ describe('bad CLI flags write nothing', () => {
     };
     let exit = -1;
     await writesNothing(async () => {
-      exit = await cli(argv, io);
+      // The CLI on this test's services (and database), which outlive the command.
+      exit = await cli(argv, io, { compose: async () => ({ ...services, close: async () => {} }) });
       if (exit !== 0) throw new Error(err);
     });
     return { exit, err };

@@ -1,18 +1,14 @@
 // Fixture for restart.hardening.test.ts: a stand-in studio process on a PostgreSQL database that
 // launches a run on the counter engine, reports its id, and keeps executing until it is SIGKILLed.
 import { openDb } from '../db/index.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
-import { launchRun } from '../rollouts/service.ts';
-import { counterEngine, counterSpec } from '../rollouts/testing.ts';
+import { counterEngine, counterSpec, testRollouts } from '../rollouts/testing.ts';
 
 const [url, episodes] = process.argv.slice(2);
 if (!url || !episodes) throw new Error('usage: restart-child.fixture.ts <postgres-url> <episodes>');
-const { db } = await openDb({ kind: 'postgres', url });
-setRolloutDb(db);
+const handle = await openDb({ kind: 'postgres', url });
 // Slow episodes so the kill lands mid-run.
-setRolloutEngine(counterEngine({ delayMs: 150 }));
-const { runId } = await launchRun({
+const rollouts = testRollouts(handle, counterEngine({ delayMs: 150 }));
+const { runId } = await rollouts.launchRun({
   spec: counterSpec,
   policy: 'test:inc',
   k: Number(episodes),

@@ -1,11 +1,9 @@
 // Fixture for restart-scaleout.hardening.test.ts: a stand-in studio process in scale-out mode
 // (PostgreSQL + Redis) that launches a BullMQ run, reports its id, and idles until SIGKILLed.
 // The episodes are executed by separate `harness worker` processes.
-import { setConfig } from '../config.ts';
 import { openDb } from '../db/index.ts';
-import { setEpisodeQueueName } from '../rollouts/bullmq.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { launchRun } from '../rollouts/service.ts';
+import { defaultEngine } from '../rollouts/default-engine.ts';
+import { testRollouts } from '../rollouts/testing.ts';
 
 const [url, redisUrl, queueName, specJson, episodes] = process.argv.slice(2);
 if (!url || !redisUrl || !queueName || !specJson || !episodes) {
@@ -13,11 +11,9 @@ if (!url || !redisUrl || !queueName || !specJson || !episodes) {
     'usage: restart-scaleout-child.fixture.ts <postgres-url> <redis-url> <queue> <spec-json> <episodes>',
   );
 }
-const { db } = await openDb({ kind: 'postgres', url });
-setRolloutDb(db);
-setConfig({ REDIS_URL: redisUrl });
-setEpisodeQueueName(queueName);
-const { runId } = await launchRun({
+const handle = await openDb({ kind: 'postgres', url });
+const rollouts = testRollouts(handle, defaultEngine, { redisUrl, queueName });
+const { runId } = await rollouts.launchRun({
   spec: JSON.parse(specJson),
   policy: 'scripted:household-explorer',
   k: Number(episodes),

@@ -8,13 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setConfig } from '../config.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { closeEpisodeQueue, setEpisodeQueueName } from '../rollouts/bullmq.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { closeEventBus, listRunEvents, type RunEventRecord } from '../rollouts/events.ts';
-import { listEpisodes, subscribeRun, waitForRun } from '../rollouts/service.ts';
+import { defaultEngine } from '../rollouts/default-engine.ts';
+import type { RunEventRecord } from '../rollouts/events.ts';
+import type { Rollouts } from '../rollouts/service.ts';
+import { testRollouts } from '../rollouts/testing.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = fileURLToPath(new URL('./restart-scaleout-child.fixture.ts', import.meta.url));
@@ -34,6 +33,7 @@ const spec: HarnessSpec = {
 };
 
 let db: TestDb;
+let rollouts: Rollouts;
 const children: ChildProcess[] = [];
 
 function spawnChild(args: string[], env: Record<string, string> = {}): ChildProcess {
@@ -83,7 +83,7 @@ async function allEvents(runId: string): Promise<RunEventRecord[]> {
   const out: RunEventRecord[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await listRunEvents(runId, after);
+    const page = await rollouts.events.list(runId, after);
     if (page.length === 0) return out;
     out.push(...page);
     after = page.at(-1)?.id;
@@ -92,21 +92,18 @@ async function allEvents(runId: string): Promise<RunEventRecord[]> {
 
 beforeAll(async () => {
   db = await createTestDb('postgres');
-  setRolloutDb(db.db);
-  setConfig({ REDIS_URL });
-  setEpisodeQueueName(queueName);
+  rollouts = testRollouts(db, defaultEngine, { redisUrl: REDIS_URL, queueName });
 }, 60_000);
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await closeEpisodeQueue();
+  await rollouts.close();
   const q = new Queue(queueName, {
     connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
   });
   await q.obliterate({ force: true }).catch(() => undefined);
   await q.close();
-  await closeEventBus();
-  setRolloutDb(undefined);
+  await rollouts.events.close();
   await db?.close();
 });
 
@@ -129,7 +126,10 @@ describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () =
     // A viewer (the browser) follows from the first event across the server's death.
     const seen: string[] = [];
     const viewer = (async () => {
-      for await (const e of subscribeRun(runId, '0', { untilCompleted: true, pollMs: 200 })) {
+      for await (const e of rollouts.events.subscribe(runId, '0', {
+        untilCompleted: true,
+        pollMs: 200,
+      })) {
         seen.push(e.id);
       }
     })();
@@ -145,13 +145,13 @@ describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () =
     const doneAtKill = await db.db.episode.count({ where: { runId, status: 'done' } });
     expect(doneAtKill, 'the kill must land mid-run').toBeLessThan(EPISODES);
 
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     await viewer;
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(EPISODES);
     expect(summary.counts).toEqual({ queued: 0, running: 0, done: EPISODES });
 
-    const episodes = (await listEpisodes(runId)).items;
+    const episodes = (await rollouts.listEpisodes(runId)).items;
     expect(episodes).toHaveLength(EPISODES);
     const stored = await allEvents(runId);
     const ended = stored.filter((e) => e.type === 'episode_ended');

@@ -5,34 +5,26 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
 import type { RunEventRecord } from '../rollouts/events.ts';
-import {
-  closeRollouts,
-  listRunEvents,
-  resumeUnfinishedRuns,
-  subscribeRun,
-  waitForRun,
-} from '../rollouts/service.ts';
-import { counterEngine } from '../rollouts/testing.ts';
+import type { Rollouts } from '../rollouts/service.ts';
+import { counterEngine, testRollouts } from '../rollouts/testing.ts';
 
 const FIXTURE = fileURLToPath(new URL('./restart-child.fixture.ts', import.meta.url));
 const EPISODES = 30;
 
 let handle: TestDb;
 let child: ChildProcess | undefined;
+/** This process: the studio that starts after the killed one. */
+let rollouts: Rollouts;
 
 beforeAll(async () => {
   handle = await createTestDb('postgres');
-  setRolloutDb(handle.db);
+  rollouts = testRollouts(handle, counterEngine({ delayMs: 5 }));
 }, 60_000);
 
 afterAll(async () => {
   child?.kill('SIGKILL');
-  await closeRollouts();
-  setRolloutEngine(undefined);
-  setRolloutDb(undefined);
+  await rollouts.close();
   await handle.close();
 });
 
@@ -40,7 +32,7 @@ async function allEvents(runId: string): Promise<RunEventRecord[]> {
   const out: RunEventRecord[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await listRunEvents(runId, after);
+    const page = await rollouts.events.list(runId, after);
     if (page.length === 0) return out;
     out.push(...page);
     after = page.at(-1)?.id;
@@ -70,7 +62,10 @@ describe('server restart mid-run (embedded queue)', () => {
     const abort = new AbortController();
     const before: string[] = [];
     const viewer = (async () => {
-      for await (const e of subscribeRun(runId, undefined, { signal: abort.signal, pollMs: 100 })) {
+      for await (const e of rollouts.events.subscribe(runId, undefined, {
+        signal: abort.signal,
+        pollMs: 100,
+      })) {
         before.push(e.id);
       }
     })();
@@ -94,18 +89,17 @@ describe('server restart mid-run (embedded queue)', () => {
     expect(unfinished, 'the kill must land mid-run').toBeGreaterThan(0);
 
     // The next process starts: unfinished runs are resumed; the viewer reconnects from its last id.
-    setRolloutEngine(counterEngine({ delayMs: 5 }));
-    expect(await resumeUnfinishedRuns({ queue: 'local' })).toContain(runId);
+    expect(await rollouts.resumeUnfinishedRuns({ queue: 'local' })).toContain(runId);
     const after: string[] = [];
     const resumed = (async () => {
-      for await (const e of subscribeRun(runId, before.at(-1), {
+      for await (const e of rollouts.events.subscribe(runId, before.at(-1), {
         untilCompleted: true,
         pollMs: 100,
       })) {
         after.push(e.id);
       }
     })();
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     await resumed;
 
     expect(summary.status).toBe('completed');

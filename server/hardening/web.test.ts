@@ -7,18 +7,26 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../api/root.ts';
 import { createContext } from '../api/trpc.ts';
+import { LOCAL_CALLER } from '../auth/caller.ts';
+import type { Services } from '../compose.ts';
+import { type DbHandle, openDb } from '../db/index.ts';
+import { testServices } from '../testing/services.ts';
 import { contentSecurityPolicy, MAX_BODY_BYTES, withWebSecurity } from './web.ts';
 
 let server: Server;
+let handle: DbHandle;
+let services: Services;
 let base: string;
 let pagesServed = 0;
 
 beforeAll(async () => {
+  handle = await openDb({ kind: 'pglite', memory: true });
+  services = await testServices(handle);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/api/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => createContext({ req }),
+    createContext: () => createContext(services, LOCAL_CALLER),
   });
   server = createServer(
     withWebSecurity({
@@ -38,6 +46,8 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await services.close();
+  await handle.close();
 });
 
 interface Reply {

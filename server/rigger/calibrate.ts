@@ -6,7 +6,7 @@ import { getBridge } from '../../bridges/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { DESIGNERS } from './designers/index.ts';
-import { type RigHooks, runRig } from './loop.ts';
+import { type RigDeps, type RigHooks, runRig } from './loop.ts';
 import { inBand } from './stats.ts';
 import { BandSchema } from './types.ts';
 
@@ -51,6 +51,7 @@ export interface CalibrateResult {
 }
 
 export async function calibrate(
+  deps: RigDeps,
   raw: CalibrateInput,
   hooks: RigHooks = {},
 ): Promise<CalibrateResult> {
@@ -82,6 +83,7 @@ export async function calibrate(
     let r: Awaited<ReturnType<typeof runRig>>;
     try {
       r = await runRig(
+        deps,
         {
           task: `${input.bridge}:${t.id}`,
           policy: input.policy,

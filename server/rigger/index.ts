@@ -5,6 +5,7 @@ export { createDesigner, DESIGNERS, type DesignerName } from './designers/index.
 export { lessonsOf } from './lessons.ts';
 export {
   type IterationResult,
+  type RigDeps,
   type RigInput,
   RigInputSchema,
   type RigResult,

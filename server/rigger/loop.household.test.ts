@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { runRig } from './loop.ts';
 import { inBand } from './stats.ts';
-import { withRigDb } from './testing/setup.ts';
+import { withRigServices } from './testing/setup.ts';
 
-const db = withRigDb();
+const env = withRigServices();
+const db = () => env().db;
 
 const CASES = [
   {
@@ -25,7 +26,10 @@ const CASES = [
 describe('EnvRigger on household with the heuristic designer', { timeout: 90_000 }, () => {
   for (const c of CASES) {
     it(`${c.policy}: names ${c.label} and moves the success rate into [0.4, 0.6]`, async () => {
-      const r = await runRig({ task: `household:${c.task}`, policy: c.policy });
+      const r = await runRig(env().services.rigDeps(), {
+        task: `household:${c.task}`,
+        policy: c.policy,
+      });
       expect(inBand(r.baseline.successRate ?? 0, [0.4, 0.6])).toBe(false);
       expect(r.diagnosis.label).toBe(c.label);
       expect(r.diagnosis.direction).toBe('scaffold');
@@ -64,7 +68,7 @@ describe('EnvRigger on household with the heuristic designer', { timeout: 90_000
   }
 
   it('never accepts a candidate with 0% success (hiding the target from a policy that cannot open)', async () => {
-    const r = await runRig({
+    const r = await runRig(env().services.rigDeps(), {
       task: 'household:eval_seen-005',
       policy: 'scripted:household-no-open',
     });

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { HeuristicDesigner } from './designers/heuristic/index.ts';
 import { runRig } from './loop.ts';
-import { withRigDb } from './testing/setup.ts';
+import { withRigServices } from './testing/setup.ts';
 import type { CandidateDraft, DesignContext, Designer, DiagnosisReport } from './types.ts';
 
-const db = withRigDb();
+const env = withRigServices();
+const db = () => env().db;
 
 /** Writes two broken candidates, then hands over to the heuristic designer. */
 class ClumsyDesigner implements Designer {
@@ -52,6 +53,7 @@ describe('EnvRigger loop', { timeout: 90_000 }, () => {
   it('sends a non-compiling or rejected candidate back to Write with a repairable error', async () => {
     const designer = new ClumsyDesigner();
     const r = await runRig(
+      env().services.rigDeps(),
       {
         task: 'household:eval_seen-004',
         policy: 'scripted:household-no-transform',
@@ -75,19 +77,19 @@ describe('EnvRigger loop', { timeout: 90_000 }, () => {
   });
 
   it('reuses a cached baseline for the same task, policy, K and seeds', async () => {
-    const a = await runRig({
+    const a = await runRig(env().services.rigDeps(), {
       task: 'household:eval_seen-004',
       policy: 'scripted:household-no-transform',
       maxIterations: 1,
     });
-    const b = await runRig({
+    const b = await runRig(env().services.rigDeps(), {
       task: 'household:eval_seen-004',
       policy: 'scripted:household-no-transform',
       maxIterations: 1,
     });
     expect(b.baseline.cached).toBe(true);
     expect(b.baseline.runId).toBe(a.baseline.runId);
-    const c = await runRig({
+    const c = await runRig(env().services.rigDeps(), {
       task: 'household:eval_seen-004',
       policy: 'scripted:household-no-transform',
       maxIterations: 1,
@@ -97,7 +99,7 @@ describe('EnvRigger loop', { timeout: 90_000 }, () => {
   });
 
   it('co-evolves: the next round plays against the policy carrying the accepted harness lessons', async () => {
-    const r = await runRig({
+    const r = await runRig(env().services.rigDeps(), {
       task: 'household:eval_seen-004',
       policy: 'scripted:household-no-transform',
       rounds: 2,

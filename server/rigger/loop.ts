@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
+import type { Db } from '../db/index.ts';
 import { DomainError, InvalidInputError, NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { rolloutDb } from '../rollouts/db.ts';
+import type { Rollouts } from '../rollouts/service.ts';
 import { describeWriteError, initialState, preflight, tryActions } from './check.ts';
 import { createDesigner, DESIGNERS } from './designers/index.ts';
 import { lessonsOf } from './lessons.ts';
@@ -93,6 +94,12 @@ export interface RigResult extends RoundResult {
   durationMs: number;
 }
 
+/** What a rig needs: the database its rows go to and the rollout service that plays its runs. */
+export interface RigDeps {
+  db: Db;
+  rollouts: Rollouts;
+}
+
 export interface RigHooks {
   onProgress?: (text: string) => void;
   /** A designer built elsewhere (tests, a configured LLM endpoint). */
@@ -119,7 +126,11 @@ export function rigTaskId(bridge: string, task: string, scene: number): string {
   return `${task}@scene${scene}`;
 }
 
-export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigResult> {
+export async function runRig(
+  deps: RigDeps,
+  raw: RigInput,
+  hooks: RigHooks = {},
+): Promise<RigResult> {
   const parsed = RigInputSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -142,7 +153,7 @@ export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigRe
     env: { type: 'base', bridge: bridgeName, task: taskId },
   };
 
-  const db = await rolloutDb();
+  const { db } = deps;
   const rig = await db.rig.create({
     data: {
       bridge: bridgeName,
@@ -180,7 +191,7 @@ export async function runRig(raw: RigInput, hooks: RigHooks = {}): Promise<RigRe
     if (Array.isArray(baseSkills))
       skills = baseSkills.filter((s): s is string => typeof s === 'string');
     for (let round = 0; round < input.rounds; round++) {
-      const result = await runRound(rig.id, round, input, {
+      const result = await runRound(deps, rig.id, round, input, {
         bridgeName,
         taskId,
         task,
@@ -252,12 +263,13 @@ interface RoundEnv {
 }
 
 async function runRound(
+  deps: RigDeps,
   rigId: string,
   round: number,
   input: RigSettings,
   env: RoundEnv,
 ): Promise<RoundResult> {
-  const db = await rolloutDb();
+  const { db } = deps;
   const { say, baseSpec, taskId, designer } = env;
   const policyOptions: Record<string, Json> | undefined =
     env.skills.length > 0 || input.policyOptions
@@ -277,7 +289,7 @@ async function runRound(
 
   // Observe
   say(`round ${round + 1}: observe — ${input.k} baseline rollouts`);
-  const baseline = await rollouts({
+  const baseline = await rollouts(deps.rollouts, {
     ...common,
     spec: baseSpec,
     seeds: baseSeeds,
@@ -388,7 +400,7 @@ async function runRound(
     if (!writeError) {
       say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
       try {
-        launched = await rollouts({
+        launched = await rollouts(deps.rollouts, {
           ...common,
           spec: draft.spec,
           seeds,

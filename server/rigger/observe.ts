@@ -2,10 +2,10 @@
 // trajectories back. Baselines are cached: a completed baseline Run of the same spec, policy, seeds
 // and policy options is reused instead of being run again.
 import type { Json } from '../../bridges/core/types.ts';
+import type { Db } from '../db/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import type { StepRecord } from '../harness/types.ts';
-import { rolloutDb } from '../rollouts/db.ts';
-import { getSteps, launchRun, listEpisodes, waitForRun } from '../rollouts/service.ts';
+import { episodesWithTrajectories } from '../rollouts/reads.ts';
+import type { Rollouts } from '../rollouts/service.ts';
 import { batchStats } from './stats.ts';
 import type { Batch, ObservedEpisode } from './types.ts';
 
@@ -33,8 +33,11 @@ function stable(value: unknown): string {
   return JSON.stringify(value);
 }
 
-async function findCachedBaseline(req: RolloutRequest, maxSteps: number): Promise<string | null> {
-  const db = await rolloutDb();
+async function findCachedBaseline(
+  db: Db,
+  req: RolloutRequest,
+  maxSteps: number,
+): Promise<string | null> {
   const rows = await db.run.findMany({
     where: { kind: 'baseline', policy: req.policy, status: 'completed', maxSteps },
     orderBy: { createdAt: 'desc' },
@@ -53,54 +56,34 @@ async function findCachedBaseline(req: RolloutRequest, maxSteps: number): Promis
   return null;
 }
 
-export async function readBatch(runId: string): Promise<Batch> {
+export async function readBatch(db: Db, runId: string): Promise<Batch> {
   const episodes: ObservedEpisode[] = [];
   const seeds: number[] = [];
-  let cursor: number | undefined;
-  for (;;) {
-    const page = await listEpisodes(runId, {
-      limit: 200,
-      ...(cursor !== undefined ? { cursor } : {}),
+  for await (const e of episodesWithTrajectories(db, runId)) {
+    seeds.push(e.seed);
+    episodes.push({
+      episodeId: e.id,
+      seed: e.seed,
+      outcome: (e.outcome ?? 'error') as ObservedEpisode['outcome'],
+      failureCategory: e.failureCategory,
+      errorMessage: e.errorMessage,
+      steps: e.steps,
+      trajectory: e.trajectory,
     });
-    for (const e of page.items) {
-      const trajectory: StepRecord[] = [];
-      let stepCursor: number | undefined;
-      for (;;) {
-        const steps = await getSteps(e.id, {
-          limit: 500,
-          ...(stepCursor !== undefined ? { cursor: stepCursor } : {}),
-        });
-        trajectory.push(...steps.items);
-        if (steps.nextCursor === null) break;
-        stepCursor = steps.nextCursor;
-      }
-      seeds.push(e.seed);
-      episodes.push({
-        episodeId: e.id,
-        seed: e.seed,
-        outcome: (e.outcome ?? 'error') as ObservedEpisode['outcome'],
-        failureCategory: e.failureCategory,
-        errorMessage: e.errorMessage,
-        steps: e.steps,
-        trajectory,
-      });
-    }
-    if (page.nextCursor === null) break;
-    cursor = page.nextCursor;
   }
   return { runId, seeds, episodes, stats: batchStats(episodes) };
 }
 
-export async function rollouts(req: RolloutRequest): Promise<Batch> {
+export async function rollouts(service: Rollouts, req: RolloutRequest): Promise<Batch> {
   const maxSteps = req.maxSteps ?? 50;
   if (req.kind === 'baseline') {
-    const cached = await findCachedBaseline(req, maxSteps);
+    const cached = await findCachedBaseline(service.db, req, maxSteps);
     if (cached) {
       req.onProgress?.(`baseline: reusing run ${cached}`);
-      return { ...(await readBatch(cached)), cached: true };
+      return { ...(await readBatch(service.db, cached)), cached: true };
     }
   }
-  const { runId } = await launchRun({
+  const { runId } = await service.launchRun({
     spec: req.spec,
     policy: req.policy,
     seeds: req.seeds,
@@ -111,6 +94,6 @@ export async function rollouts(req: RolloutRequest): Promise<Batch> {
   });
   req.onProgress?.(`${req.kind}: run ${runId} (${req.seeds.length} episodes)`);
   await req.onLaunched?.(runId);
-  await waitForRun(runId);
-  return readBatch(runId);
+  await service.waitForRun(runId);
+  return readBatch(service.db, runId);
 }

@@ -1,23 +1,24 @@
 // The rigs as the studio sees them: launch a rig in the background (answering with its id as soon
 // as it exists), read a rig with its diagnoses, candidates and decisions, list rigs, and record a
 // person's approval or rejection of a candidate whatever the automatic decision was.
+
+import type { Db } from '../db/index.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { parseSpec } from '../harness/index.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
 import {
   createHarnessWithVersion,
   decideHarnessVersion,
   saveHarnessVersion,
-} from '../api/harness-library.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
-import { parseSpec } from '../harness/index.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
-import { rolloutDb } from '../rollouts/db.ts';
-import { type RigInput, runRig } from './loop.ts';
+} from '../harnesses/library.ts';
+import { type RigDeps, type RigInput, runRig } from './loop.ts';
 import type { Evidence } from './types.ts';
 
 /** Starts a rig; resolves with its id once the Rig row exists, the loop goes on in the background. */
-export function startRig(input: RigInput): Promise<{ rigId: string }> {
+export function startRig(deps: RigDeps, input: RigInput): Promise<{ rigId: string }> {
   return new Promise((resolve, reject) => {
     let created = false;
-    runRig(input, {
+    runRig(deps, input, {
       onRigCreated: (rigId) => {
         created = true;
         resolve({ rigId });
@@ -73,8 +74,7 @@ export interface RigView {
   candidates: RigCandidateView[];
 }
 
-export async function getRig(id: string): Promise<RigView> {
-  const db = await rolloutDb();
+export async function getRig(db: Db, id: string): Promise<RigView> {
   const rig = await db.rig.findUnique({
     where: { id },
     include: {
@@ -143,9 +143,9 @@ export async function getRig(id: string): Promise<RigView> {
 }
 
 export async function listRigs(
+  db: Db,
   o: { bridge?: string; taskId?: string; limit?: number; projectId?: string } = {},
 ) {
-  const db = await rolloutDb();
   const rows = await db.rig.findMany({
     where: {
       ...(o.projectId ? { projectId: o.projectId } : {}),
@@ -189,14 +189,16 @@ export interface ReviewResult {
  * candidate, the harness marked approved. Rejecting needs a reason; a candidate already in the
  * library takes its harness to "rejected" the same way the harness page's decision does.
  */
-export async function reviewCandidate(input: {
-  candidateId: string;
-  decision: 'approve' | 'reject';
-  reason?: string;
-  by: string;
-  projectId?: string;
-}): Promise<ReviewResult> {
-  const db = await rolloutDb();
+export async function reviewCandidate(
+  db: Db,
+  input: {
+    candidateId: string;
+    decision: 'approve' | 'reject';
+    reason?: string;
+    by: string;
+    projectId?: string;
+  },
+): Promise<ReviewResult> {
   const c = await db.candidate.findUnique({
     where: { id: input.candidateId },
     select: {

@@ -7,14 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setConfig } from '../config.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { closeEpisodeQueue, setEpisodeQueueName } from './bullmq.ts';
-import { setRolloutDb } from './db.ts';
+import { defaultEngine } from './default-engine.ts';
 import { runEpisode } from './episode.ts';
-import { closeEventBus, listRunEvents } from './events.ts';
-import { launchRun, listEpisodes, waitForRun } from './service.ts';
+import type { Rollouts } from './service.ts';
+import { testRollouts } from './testing.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -32,6 +30,7 @@ const spec: HarnessSpec = {
 };
 
 let db: TestDb;
+let rollouts: Rollouts;
 const children: ChildProcess[] = [];
 
 function startWorker(): { child: ChildProcess; id: Promise<string> } {
@@ -85,28 +84,25 @@ async function until<T>(
 
 beforeAll(async () => {
   db = await createTestDb('postgres');
-  setRolloutDb(db.db);
-  setConfig({ REDIS_URL });
-  setEpisodeQueueName(queueName);
+  rollouts = testRollouts(db, defaultEngine, { redisUrl: REDIS_URL, queueName });
 });
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await closeEpisodeQueue();
+  await rollouts.close();
   const q = new Queue(queueName, {
     connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
   });
   await q.obliterate({ force: true }).catch(() => undefined);
   await q.close();
-  await closeEventBus();
-  setRolloutDb(undefined);
+  await rollouts.events.close();
   await db?.close();
 });
 
 describe('BullMQ workers (PostgreSQL + Redis)', () => {
   it('records every episode exactly once when a worker is SIGKILLed mid-episode', async () => {
     const k = 8;
-    const { runId } = await launchRun({
+    const { runId } = await rollouts.launchRun({
       spec,
       policy: 'scripted:household-explorer',
       k,
@@ -132,12 +128,12 @@ describe('BullMQ workers (PostgreSQL + Redis)', () => {
 
     const b = startWorker();
     await b.id;
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(k);
     expect(summary.counts).toEqual({ queued: 0, running: 0, done: k });
 
-    const episodes = (await listEpisodes(runId)).items;
+    const episodes = (await rollouts.listEpisodes(runId)).items;
     expect(episodes).toHaveLength(k);
     // the episodes A was running when it died were retried by B under a new attempt
     for (const o of orphaned) {
@@ -146,7 +142,7 @@ describe('BullMQ workers (PostgreSQL + Redis)', () => {
       expect(e?.status).toBe('done');
     }
     // exactly one recording each: one episode_ended event, steps matching the stored count
-    const ended = (await listRunEvents(runId, undefined, 10_000)).filter(
+    const ended = (await rollouts.events.list(runId, undefined, 10_000)).filter(
       (e) => e.type === 'episode_ended',
     );
     expect(ended).toHaveLength(k);

@@ -6,82 +6,79 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { config } from '../config.ts';
-import { InvalidInputError } from '../errors.ts';
-import { rolloutDb } from './db.ts';
-import { type EpisodeExecutor, executorErrorResult } from './engine.ts';
+import type { Db } from '../db/index.ts';
+import { type EpisodeExecutor, executorErrorResult, type PolicyOptionsResolver } from './engine.ts';
+import type { RunEvents } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.ts';
 
 export const DEFAULT_QUEUE_NAME = 'harness-episodes';
-let queueName = DEFAULT_QUEUE_NAME;
-
-/** Tests isolate themselves on their own queue; producer and workers must agree on the name. */
-export function setEpisodeQueueName(name: string): void {
-  queueName = name;
-}
 
 interface EpisodeJob {
   episodeId: string;
   runId: string;
 }
 
-function redisUrl(): string {
-  const url = config().REDIS_URL;
-  if (!url) throw new InvalidInputError('BullMQ needs REDIS_URL');
-  return url;
-}
+/** The producer side: a run's unfinished episodes become jobs. */
+export class EpisodeQueue {
+  private queue: { q: Queue<EpisodeJob>; redis: Redis } | undefined;
 
-let queue: { q: Queue<EpisodeJob>; redis: Redis } | undefined;
+  constructor(private readonly o: { db: Db; redisUrl: string; name?: string }) {}
 
-function episodeQueue(): Queue<EpisodeJob> {
-  if (!queue || queue.q.name !== queueName) {
-    // A connection we own (BullMQ leaves passed-in connections open), closed in closeEpisodeQueue().
-    const redis = new Redis(redisUrl(), { maxRetriesPerRequest: null });
-    queue = { q: new Queue<EpisodeJob>(queueName, { connection: redis }), redis };
+  private jobs(): Queue<EpisodeJob> {
+    if (!this.queue) {
+      // A connection we own (BullMQ leaves passed-in connections open), closed in close().
+      const redis = new Redis(this.o.redisUrl, { maxRetriesPerRequest: null });
+      const q = new Queue<EpisodeJob>(this.o.name ?? DEFAULT_QUEUE_NAME, { connection: redis });
+      this.queue = { q, redis };
+    }
+    return this.queue.q;
   }
-  return queue.q;
-}
 
-/** Adds a job per unfinished episode; the job id is the episode id, so adding twice is harmless. */
-export async function enqueueRunJobs(runId: string): Promise<number> {
-  const db = await rolloutDb();
-  const episodes = await db.episode.findMany({
-    where: { runId, status: { not: 'done' } },
-    orderBy: { ordinal: 'asc' },
-    select: { id: true },
-  });
-  const q = episodeQueue();
-  for (let i = 0; i < episodes.length; i += 1000) {
-    await q.addBulk(
-      episodes.slice(i, i + 1000).map((e) => ({
-        name: 'episode',
-        data: { episodeId: e.id, runId },
-        // A processor fails only on a database error; retrying is safe (claims and records are
-        // compare-and-set), so give transient outages a few tries.
-        opts: {
-          jobId: e.id,
-          removeOnComplete: true,
-          removeOnFail: 1000,
-          attempts: 5,
-          backoff: { type: 'exponential', delay: 1000 },
-        },
-      })),
-    );
+  /** Adds a job per unfinished episode; the job id is the episode id, so adding twice is harmless. */
+  async enqueueRun(runId: string): Promise<number> {
+    const episodes = await this.o.db.episode.findMany({
+      where: { runId, status: { not: 'done' } },
+      orderBy: { ordinal: 'asc' },
+      select: { id: true },
+    });
+    const q = this.jobs();
+    for (let i = 0; i < episodes.length; i += 1000) {
+      await q.addBulk(
+        episodes.slice(i, i + 1000).map((e) => ({
+          name: 'episode',
+          data: { episodeId: e.id, runId },
+          // A processor fails only on a database error; retrying is safe (claims and records are
+          // compare-and-set), so give transient outages a few tries.
+          opts: {
+            jobId: e.id,
+            removeOnComplete: true,
+            removeOnFail: 1000,
+            attempts: 5,
+            backoff: { type: 'exponential', delay: 1000 },
+          },
+        })),
+      );
+    }
+    return episodes.length;
   }
-  return episodes.length;
-}
 
-export async function closeEpisodeQueue(): Promise<void> {
-  const q = queue;
-  queue = undefined;
-  if (q) {
-    await q.q.close();
-    await q.redis.quit().catch(() => undefined);
+  async close(): Promise<void> {
+    const q = this.queue;
+    this.queue = undefined;
+    if (q) {
+      await q.q.close();
+      await q.redis.quit().catch(() => undefined);
+    }
   }
 }
 
 export interface EpisodeWorkerOptions {
+  db: Db;
+  events: RunEvents;
+  policyOptions: PolicyOptionsResolver;
+  redisUrl: string;
+  queueName?: string;
   /** Episodes processed at once by this worker process. */
   concurrency: number;
   executor: EpisodeExecutor;
@@ -102,12 +99,12 @@ export interface EpisodeWorker {
 
 export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker {
   const id = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 6)}`;
-  const recorder = new EpisodeRecorder(id);
+  const recorder = new EpisodeRecorder(id, { db: options.db, events: options.events });
   const settings = new Map<string, Promise<RunSettings>>();
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const redis = new Redis(redisUrl(), { maxRetriesPerRequest: null });
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const worker = new Worker<EpisodeJob>(
-    queueName,
+    options.queueName ?? DEFAULT_QUEUE_NAME,
     async (job: Job<EpisodeJob>) => {
       const { episodeId, runId } = job.data;
       const claimed = await recorder.claim({ id: episodeId, runId });
@@ -117,7 +114,7 @@ export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker
       }
       let run = settings.get(runId);
       if (!run) {
-        run = loadRunSettings(runId);
+        run = loadRunSettings(options.db, options.policyOptions, runId);
         settings.set(runId, run);
       }
       const input = episodeInput(await run, claimed);

@@ -3,22 +3,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { setRolloutDb } from './db.ts';
-import { closeRollouts, getSteps, launchRun, listEpisodes, waitForRun } from './service.ts';
+import { defaultEngine } from './default-engine.ts';
+import type { Rollouts } from './service.ts';
+import { testRollouts } from './testing.ts';
 
 let db: TestDb;
+let rollouts: Rollouts;
 
 beforeAll(async () => {
   db = await createTestDb('pglite');
-  setRolloutDb(db.db);
+  rollouts = testRollouts(db, defaultEngine);
 });
 
 afterEach(async () => {
-  await closeRollouts();
+  await rollouts.close();
 });
 
 afterAll(async () => {
-  setRolloutDb(undefined);
   await db.close();
 });
 
@@ -35,14 +36,14 @@ describe('rollouts on the isolated worker pool', () => {
   it('records hook failures as harness errors, apart from failures', async () => {
     // the first agent step throws inside the sandbox; the second kind of hook never returns
     const throwing = withHook('function filterAction(action) { throw new Error("rule broke"); }');
-    const { runId } = await launchRun({
+    const { runId } = await rollouts.launchRun({
       spec: throwing,
       policy: 'scripted:household-explorer',
       k: 2,
       queue: 'local',
       concurrency: 1,
     });
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.metrics).toMatchObject({
       successes: 0,
@@ -51,7 +52,7 @@ describe('rollouts on the isolated worker pool', () => {
       successRate: null,
     });
     expect(summary.metrics.errorDistribution.harness).toBe(2);
-    const { items } = await listEpisodes(runId);
+    const { items } = await rollouts.listEpisodes(runId);
     for (const e of items) {
       expect(e.outcome).toBe('error');
       expect(e.errorKind).toBe('harness');
@@ -65,7 +66,7 @@ describe('rollouts on the isolated worker pool', () => {
       version: 1,
       env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
     };
-    const { runId } = await launchRun({
+    const { runId } = await rollouts.launchRun({
       spec,
       policy: 'scripted:household-explorer',
       k: 3,
@@ -73,13 +74,13 @@ describe('rollouts on the isolated worker pool', () => {
       queue: 'local',
       concurrency: 2,
     });
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.episodesDone).toBe(3);
     expect(summary.metrics.errors).toBe(0);
-    const { items } = await listEpisodes(runId);
+    const { items } = await rollouts.listEpisodes(runId);
     for (const e of items) {
       expect(e.outcome === 'success' || e.outcome === 'failure').toBe(true);
-      const steps = await getSteps(e.id, { limit: 500 });
+      const steps = await rollouts.getSteps(e.id, { limit: 500 });
       expect(steps.items).toHaveLength(e.steps);
       expect((e.evaluation as { success: boolean }).success).toBe(e.outcome === 'success');
       expect(e.costReward).toMatchObject({ rSucc: e.outcome === 'success' ? 10 : 0 });

@@ -66,3 +66,9 @@ export const defaultEngine: RolloutEngine = {
   validate: validateRun,
   executor: (concurrency) => poolExecutor(concurrency),
 };
+
+/** Episodes on the calling thread: for scripted policies with the designer's own templates. */
+export const inProcessEngine: RolloutEngine = {
+  validate: validateRun,
+  executor: () => inProcessExecutor(),
+};

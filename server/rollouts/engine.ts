@@ -1,6 +1,9 @@
-// What the rollout service needs from the rest of the product, behind one seam: validating a run
-// before rows are written, and executing episodes. The default engine uses the harness engine, the
-// policies and an isolated worker pool; tests swap in a small in-process one.
+// The ports of the rollout service: what it needs from the rest of the product, each behind one
+// interface that the composition root (server/compose.ts) fills in. The default engine uses the
+// harness engine, the policies and an isolated worker pool (default-engine.ts); tests hand in a small
+// in-process one. Skills implement PolicyOptionsResolver (a run's skill bank), so rollouts never
+// import skills.
+import type { Json } from '../../bridges/core/types.ts';
 import { kindOf } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { EpisodeInput, EpisodeResult } from './types.ts';
@@ -17,16 +20,36 @@ export interface RolloutEngine {
   executor(concurrency: number): EpisodeExecutor;
 }
 
-let engine: RolloutEngine | undefined;
+export type PolicyOptions = Record<string, Json>;
 
-export async function rolloutEngine(): Promise<RolloutEngine> {
-  if (!engine) engine = (await import('./default-engine.ts')).defaultEngine;
-  return engine;
+/** A run's policy options as its episodes get them. */
+export interface ResolvedRunOptions {
+  /** Options every episode gets. */
+  shared: PolicyOptions | undefined;
+  /** Per-task additions (e.g. skills retrieved for each task's goal). */
+  perTask?: Record<string, PolicyOptions>;
 }
 
-export function setRolloutEngine(e: RolloutEngine | undefined): void {
-  engine = e;
+/**
+ * Expands what a run stores in its policy options (e.g. a skill bank id) into what the policy reads.
+ * `check` runs at launch, before any row is written; `resolve` once per run, in the process that
+ * executes its episodes.
+ */
+export interface PolicyOptionsResolver {
+  check(options: PolicyOptions | undefined): Promise<void>;
+  resolve(run: {
+    policy: string;
+    bridge: string;
+    taskIds: string[];
+    policyOptions: PolicyOptions | undefined;
+  }): Promise<ResolvedRunOptions>;
 }
+
+/** Options pass through unchanged (no skill banks wired in). */
+export const PASS_THROUGH_OPTIONS: PolicyOptionsResolver = {
+  check: async () => {},
+  resolve: async (run) => ({ shared: run.policyOptions }),
+};
 
 /** An error result for an episode whose executor failed outside the episode (worker crash, hook overrun). */
 export function executorErrorResult(

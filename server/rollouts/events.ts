@@ -6,9 +6,8 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Json } from '../../bridges/core/types.ts';
-import { config } from '../config.ts';
+import type { Db } from '../db/index.ts';
 import { InvalidInputError } from '../errors.ts';
-import { rolloutDb } from './db.ts';
 
 export const RUN_EVENT_TYPES = [
   'run_started',
@@ -35,53 +34,6 @@ export interface NewRunEvent {
 }
 
 const CHANNEL = 'harness:run-events';
-const local = new EventEmitter();
-local.setMaxListeners(0);
-
-let publisher: Redis | undefined;
-let subscriber: Redis | undefined;
-let subscribing: Promise<void> | undefined;
-
-function redisUrl(): string | undefined {
-  return config().REDIS_URL;
-}
-
-/** Wakes subscribers of these runs, here and (with Redis) in every other process. */
-export function notifyRuns(runIds: Iterable<string>): void {
-  const ids = [...new Set(runIds)];
-  for (const id of ids) local.emit(id);
-  const url = redisUrl();
-  if (!url || ids.length === 0) return;
-  if (!publisher) {
-    publisher = new Redis(url, { maxRetriesPerRequest: 2 });
-    publisher.on('error', () => undefined);
-  }
-  for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
-}
-
-async function ensureRedisSubscriber(): Promise<void> {
-  const url = redisUrl();
-  if (!url) return;
-  if (!subscribing) {
-    const sub = new Redis(url, { maxRetriesPerRequest: 2 });
-    subscriber = sub;
-    sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
-    sub.on('message', (_channel: string, runId: string) => local.emit(runId));
-    subscribing = sub.subscribe(CHANNEL).then(() => undefined);
-  }
-  // Without Redis notifications a subscriber still sees every event, by polling.
-  await subscribing.catch(() => undefined);
-}
-
-/** Closes the Redis connections of the bus (tests, CLI exit). */
-export async function closeEventBus(): Promise<void> {
-  const p = publisher;
-  const s = subscriber;
-  publisher = undefined;
-  subscriber = undefined;
-  subscribing = undefined;
-  await Promise.all([p?.quit().catch(() => undefined), s?.quit().catch(() => undefined)]);
-}
 
 type Row = { id: bigint; runId: string; type: string; payload: unknown; createdAt: Date };
 
@@ -95,23 +47,6 @@ function toRecord(row: Row): RunEventRecord {
   };
 }
 
-export async function listRunEvents(
-  runId: string,
-  afterId?: string,
-  limit = 500,
-): Promise<RunEventRecord[]> {
-  if (afterId !== undefined && !/^\d{1,19}$/.test(afterId)) {
-    throw new InvalidInputError(`event cursor must be a RunEvent id, got '${afterId}'`);
-  }
-  const db = await rolloutDb();
-  const rows = await db.runEvent.findMany({
-    where: { runId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },
-    orderBy: { id: 'asc' },
-    take: limit,
-  });
-  return rows.map(toRecord);
-}
-
 export interface SubscribeOptions {
   signal?: AbortSignal;
   /** Safety net when a notification is lost (e.g. Redis reconnect). */
@@ -120,48 +55,120 @@ export interface SubscribeOptions {
   untilCompleted?: boolean;
 }
 
-/**
- * Replays stored events after `fromEventId`, then streams new ones as they commit. Each event is
- * yielded once, in id order, whether it was stored before or after the call.
- */
-export async function* subscribeRun(
-  runId: string,
-  fromEventId?: string,
-  options: SubscribeOptions = {},
-): AsyncGenerator<RunEventRecord> {
-  const { signal, pollMs = 1000, untilCompleted = false } = options;
-  let cursor = fromEventId;
-  let pending = false;
-  let wake: (() => void) | undefined;
-  const onNotify = () => {
-    pending = true;
-    wake?.();
-  };
-  local.on(runId, onNotify);
-  try {
-    await ensureRedisSubscriber();
-    while (!signal?.aborted) {
-      pending = false;
-      const batch = await listRunEvents(runId, cursor);
-      for (const event of batch) {
-        cursor = event.id;
-        yield event;
-        if (untilCompleted && event.type === 'run_completed') return;
-      }
-      if (batch.length === 500 || pending) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
-        function done() {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
-        signal?.addEventListener('abort', done, { once: true });
-      });
+/** The run event log of one database, with wake-ups in this process and (with Redis) across processes. */
+export class RunEvents {
+  private readonly local = new EventEmitter();
+  private publisher: Redis | undefined;
+  private subscriber: Redis | undefined;
+  private subscribing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly redisUrl?: string,
+  ) {
+    this.local.setMaxListeners(0);
+  }
+
+  /** Wakes subscribers of these runs, here and (with Redis) in every other process. */
+  notify(runIds: Iterable<string>): void {
+    const ids = [...new Set(runIds)];
+    for (const id of ids) this.local.emit(id);
+    if (!this.redisUrl || ids.length === 0) return;
+    if (!this.publisher) {
+      this.publisher = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
+      this.publisher.on('error', () => undefined);
     }
-  } finally {
-    local.off(runId, onNotify);
+    for (const id of ids) this.publisher.publish(CHANNEL, id).catch(() => undefined);
+  }
+
+  private async ensureRedisSubscriber(): Promise<void> {
+    if (!this.redisUrl) return;
+    if (!this.subscribing) {
+      const sub = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
+      this.subscriber = sub;
+      sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
+      sub.on('message', (_channel: string, runId: string) => this.local.emit(runId));
+      this.subscribing = sub.subscribe(CHANNEL).then(() => undefined);
+    }
+    // Without Redis notifications a subscriber still sees every event, by polling.
+    await this.subscribing.catch(() => undefined);
+  }
+
+  /** Closes the Redis connections (shutdown, CLI exit). */
+  async close(): Promise<void> {
+    const p = this.publisher;
+    const s = this.subscriber;
+    this.publisher = undefined;
+    this.subscriber = undefined;
+    this.subscribing = undefined;
+    await Promise.all([p?.quit().catch(() => undefined), s?.quit().catch(() => undefined)]);
+  }
+
+  async list(runId: string, afterId?: string, limit = 500): Promise<RunEventRecord[]> {
+    if (afterId !== undefined && !/^\d{1,19}$/.test(afterId)) {
+      throw new InvalidInputError(`event cursor must be a RunEvent id, got '${afterId}'`);
+    }
+    const rows = await this.db.runEvent.findMany({
+      where: { runId, ...(afterId ? { id: { gt: BigInt(afterId) } } : {}) },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map(toRecord);
+  }
+
+  /** The newest event id of a run (a fresh subscriber's starting point), if any. */
+  async lastId(runId: string): Promise<string | undefined> {
+    const last = await this.db.runEvent.findFirst({
+      where: { runId },
+      orderBy: { id: 'desc' },
+      select: { id: true },
+    });
+    return last?.id.toString();
+  }
+
+  /**
+   * Replays stored events after `fromEventId`, then streams new ones as they commit. Each event is
+   * yielded once, in id order, whether it was stored before or after the call.
+   */
+  async *subscribe(
+    runId: string,
+    fromEventId?: string,
+    options: SubscribeOptions = {},
+  ): AsyncGenerator<RunEventRecord> {
+    const { signal, pollMs = 1000, untilCompleted = false } = options;
+    let cursor = fromEventId;
+    let pending = false;
+    let wake: (() => void) | undefined;
+    const onNotify = () => {
+      pending = true;
+      wake?.();
+    };
+    this.local.on(runId, onNotify);
+    try {
+      await this.ensureRedisSubscriber();
+      while (!signal?.aborted) {
+        pending = false;
+        const batch = await this.list(runId, cursor);
+        for (const event of batch) {
+          cursor = event.id;
+          yield event;
+          if (untilCompleted && event.type === 'run_completed') return;
+        }
+        if (batch.length === 500 || pending) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pollMs);
+          function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+          signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+    } finally {
+      this.local.off(runId, onNotify);
+    }
   }
 }

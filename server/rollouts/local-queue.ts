@@ -1,8 +1,14 @@
 // The embedded queue: episodes of local runs are fed to an executor (by default the isolated worker
 // pool) with a concurrency limit per run, claimed and recorded through the batching recorder.
 import { randomUUID } from 'node:crypto';
-import { rolloutDb } from './db.ts';
-import { type EpisodeExecutor, executorErrorResult, rolloutEngine } from './engine.ts';
+import type { Db } from '../db/index.ts';
+import {
+  type EpisodeExecutor,
+  executorErrorResult,
+  type PolicyOptionsResolver,
+  type RolloutEngine,
+} from './engine.ts';
+import type { RunEvents } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.ts';
 
@@ -16,8 +22,17 @@ interface Item {
 
 type RunState = RunSettings & { inFlight: number; open: number; queue: Item[]; head: number };
 
+export interface LocalQueueDeps {
+  db: Db;
+  events: RunEvents;
+  engine: RolloutEngine;
+  policyOptions: PolicyOptionsResolver;
+  /** Episodes at once per run when the run does not say. */
+  concurrency: number;
+}
+
 export class LocalQueue {
-  readonly recorder = new EpisodeRecorder(`local-${randomUUID().slice(0, 8)}`, { lingerMs: 5 });
+  readonly recorder: EpisodeRecorder;
   /** Unstarted episodes per run (runs in arrival order, each a FIFO read from `head`). */
   private readonly runs = new Map<string, RunState>();
   private unrecorded = 0;
@@ -25,18 +40,26 @@ export class LocalQueue {
   private executorSize = 0;
   private idle: (() => void)[] = [];
 
-  constructor(private readonly defaultConcurrency: number) {}
+  private readonly defaultConcurrency: number;
+
+  constructor(private readonly deps: LocalQueueDeps) {
+    this.defaultConcurrency = deps.concurrency;
+    this.recorder = new EpisodeRecorder(`local-${randomUUID().slice(0, 8)}`, {
+      db: deps.db,
+      events: deps.events,
+      lingerMs: 5,
+    });
+  }
 
   /** Queues every unfinished episode of a local run. */
   async enqueueRun(runId: string): Promise<void> {
-    const db = await rolloutDb();
-    const episodes = await db.episode.findMany({
+    const episodes = await this.deps.db.episode.findMany({
       where: { runId, status: { not: 'done' } },
       orderBy: { ordinal: 'asc' },
       select: { id: true },
     });
     const settings: RunState = this.runs.get(runId) ?? {
-      ...(await loadRunSettings(runId)),
+      ...(await loadRunSettings(this.deps.db, this.deps.policyOptions, runId)),
       inFlight: 0,
       open: 0,
       queue: [],
@@ -53,10 +76,9 @@ export class LocalQueue {
 
   private async ensureExecutor(concurrency: number): Promise<void> {
     if (this.executor && this.executorSize >= concurrency) return;
-    const engine = await rolloutEngine();
     const old = this.executor;
     this.executorSize = Math.max(concurrency, this.executorSize);
-    this.executor = engine.executor(this.executorSize);
+    this.executor = this.deps.engine.executor(this.executorSize);
     // Episodes already on the old executor finish there; it is closed when they have.
     if (old) void this.whenIdle().then(() => old.close());
   }

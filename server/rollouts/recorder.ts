@@ -11,9 +11,9 @@
 // subscriber reading by cursor never skips a late commit.
 import type { Json } from '../../bridges/core/types.ts';
 import type { Prisma } from '../db/generated/client.ts';
+import type { Db } from '../db/index.ts';
 import type { StepRecord } from '../harness/types.ts';
-import { rolloutDb } from './db.ts';
-import { notifyRuns } from './events.ts';
+import type { RunEvents } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 import type { EpisodeResult } from './types.ts';
 
@@ -125,7 +125,7 @@ export async function runMetrics(db: Tx, runId: string): Promise<RunMetrics> {
 const embedded = new WeakMap<object, Promise<boolean>>();
 
 /** PGlite (in-process WebAssembly PostgreSQL) or a PostgreSQL server, asked once per client. */
-function isEmbedded(db: Awaited<ReturnType<typeof rolloutDb>>): Promise<boolean> {
+function isEmbedded(db: Db): Promise<boolean> {
   let known = embedded.get(db);
   if (!known) {
     known = db.$queryRaw<{ version: string }[]>`SELECT version() AS version`.then((rows) =>
@@ -137,6 +137,9 @@ function isEmbedded(db: Awaited<ReturnType<typeof rolloutDb>>): Promise<boolean>
 }
 
 export interface RecorderOptions {
+  db: Db;
+  /** Woken after every write, so that live subscribers read the new events. */
+  events: RunEvents;
   /** Wait this long after the first queued operation so that others join its transaction. */
   lingerMs?: number;
   /** Flush at once when this many operations are queued. */
@@ -152,11 +155,15 @@ export class EpisodeRecorder {
   readonly stats = { flushes: 0, ops: 0, ms: 0 };
   /** Runs this recorder has seen leave `queued`: no need to try starting them again. */
   private readonly started = new Set<string>();
+  private readonly db: Db;
+  private readonly events: RunEvents;
 
   constructor(
     private readonly workerId: string,
-    options: RecorderOptions = {},
+    options: RecorderOptions,
   ) {
+    this.db = options.db;
+    this.events = options.events;
     this.lingerMs = options.lingerMs ?? 0;
     this.maxBatch = options.maxBatch ?? 64;
   }
@@ -234,7 +241,7 @@ export class EpisodeRecorder {
     const claims = ops.filter((o): o is Extract<Op, { kind: 'claim' }> => o.kind === 'claim');
     const records = ops.filter((o): o is Extract<Op, { kind: 'record' }> => o.kind === 'record');
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
-    const db = await rolloutDb();
+    const db = this.db;
     const statements: Prisma.PrismaPromise<unknown>[] = [];
     // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
     // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy disk —
@@ -358,7 +365,7 @@ export class EpisodeRecorder {
     const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
     const won = new Set(main?.won ?? []);
     for (const id of mayStart) this.started.add(id);
-    notifyRuns(runIds);
+    this.events.notify(runIds);
     for (const op of claims) op.resolve(claimed.get(op.req.id) ?? null);
     for (const op of records) op.resolve(won.has(op.req.id));
   }

@@ -8,13 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DbHandle, openDb } from '../db/index.ts';
-import { setRolloutDb } from './db.ts';
-import { listRunEvents } from './events.ts';
-import { closeRollouts, listEpisodes, resumeUnfinishedRuns, waitForRun } from './service.ts';
+import { defaultEngine } from './default-engine.ts';
+import type { Rollouts } from './service.ts';
+import { testRollouts } from './testing.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'resume-'));
 let handle: DbHandle | undefined;
+let rollouts: Rollouts | undefined;
 
 function embeddedEnv(): NodeJS.ProcessEnv {
   const { REDIS_URL: _r, DATABASE_URL: _d, ...rest } = process.env;
@@ -22,8 +23,7 @@ function embeddedEnv(): NodeJS.ProcessEnv {
 }
 
 afterAll(async () => {
-  await closeRollouts();
-  setRolloutDb(undefined);
+  await rollouts?.close();
   await handle?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -63,7 +63,7 @@ describe('embedded resume after a killed process', () => {
     await new Promise((r) => child.once('exit', r));
 
     handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
-    setRolloutDb(handle.db);
+    rollouts = testRollouts(handle, defaultEngine);
     const runs = await handle.db.run.findMany();
     expect(runs).toHaveLength(1);
     const runId = runs[0]!.id;
@@ -71,13 +71,13 @@ describe('embedded resume after a killed process', () => {
     expect(before).toBeGreaterThanOrEqual(1);
     expect(before).toBeLessThan(k);
 
-    expect(await resumeUnfinishedRuns({ queue: 'local' })).toEqual([runId]);
-    const summary = await waitForRun(runId);
+    expect(await rollouts.resumeUnfinishedRuns({ queue: 'local' })).toEqual([runId]);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(k);
-    const episodes = (await listEpisodes(runId, { limit: 1000 })).items;
+    const episodes = (await rollouts.listEpisodes(runId, { limit: 1000 })).items;
     expect(episodes.filter((e) => e.status === 'done')).toHaveLength(k);
-    const ended = (await listRunEvents(runId, undefined, 10_000)).filter(
+    const ended = (await rollouts.events.list(runId, undefined, 10_000)).filter(
       (e) => e.type === 'episode_ended',
     );
     expect(new Set(ended.map((e) => (e.payload as { episodeId: string }).episodeId)).size).toBe(k);

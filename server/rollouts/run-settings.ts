@@ -1,7 +1,8 @@
 // A run's episode settings as stored on the Run row, turned into episode inputs.
 import type { Json } from '../../bridges/core/types.ts';
+import type { Db } from '../db/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { rolloutDb } from './db.ts';
+import type { PolicyOptionsResolver } from './engine.ts';
 import { firstBase } from './episode.ts';
 import type { ClaimedEpisode } from './recorder.ts';
 import type { EpisodeInput, RewardParams } from './types.ts';
@@ -21,8 +22,11 @@ export interface RunSettings {
   policyOptionsByTask?: Record<string, Record<string, Json>>;
 }
 
-export async function loadRunSettings(runId: string): Promise<RunSettings> {
-  const db = await rolloutDb();
+export async function loadRunSettings(
+  db: Db,
+  options: PolicyOptionsResolver,
+  runId: string,
+): Promise<RunSettings> {
   const run = await db.run.findUniqueOrThrow({
     where: { id: runId },
     select: {
@@ -44,11 +48,10 @@ export async function loadRunSettings(runId: string): Promise<RunSettings> {
     rewardParams: (run.rewardParams ?? {}) as RunSettings['rewardParams'],
   };
   const policyOptions = settings.rewardParams.policyOptions;
-  if (policyOptions && typeof policyOptions.skillBankId === 'string') {
-    // A run with a skill bank: the bank is loaded here, once per run, by whichever process
+  if (policyOptions) {
+    // E.g. a run with a skill bank: the bank is loaded here, once per run, by whichever process
     // executes the episodes (the run row keeps only the id).
-    const { resolveRunPolicyOptions } = await import('../skills/run-options.ts');
-    const resolved = await resolveRunPolicyOptions({
+    const resolved = await options.resolve({
       policy: run.policy,
       bridge: firstBase(settings.spec.env).bridge,
       taskIds: run.taskIds,

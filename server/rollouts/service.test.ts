@@ -1,44 +1,36 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb, type TestDbKind } from '../db/testing.ts';
-import { setRolloutDb } from './db.ts';
-import { setRolloutEngine } from './engine.ts';
-import { listRunEvents, type RunEventRecord, subscribeRun } from './events.ts';
+import type { RolloutEngine } from './engine.ts';
+import type { RunEventRecord } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
-import {
-  cancelRun,
-  closeRollouts,
-  exportRun,
-  getRunSummary,
-  getSteps,
-  launchRun,
-  listEpisodes,
-  listRuns,
-  resumeUnfinishedRuns,
-  waitForRun,
-} from './service.ts';
-import { counterEngine, counterSpec } from './testing.ts';
+import type { Rollouts } from './service.ts';
+import { counterEngine, counterSpec, testRollouts } from './testing.ts';
 
 describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) => {
   let handle: TestDb;
 
+  let current: Rollouts | undefined;
+  const use = (engine: RolloutEngine): Rollouts => {
+    current = testRollouts(handle, engine);
+    return current;
+  };
+
   beforeAll(async () => {
     handle = await createTestDb(kind);
-    setRolloutDb(handle.db);
   });
 
   afterEach(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
+    await current?.close();
+    current = undefined;
   });
 
   afterAll(async () => {
-    setRolloutDb(undefined);
     await handle.close();
   });
 
   it('launches, records every episode once and computes metrics from the store', async () => {
-    setRolloutEngine(counterEngine());
-    const { runId } = await launchRun({
+    const rollouts = use(counterEngine());
+    const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:inc',
       k: 6,
@@ -46,43 +38,43 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       queue: 'local',
       concurrency: 2,
     });
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(6);
     expect(summary.counts).toEqual({ queued: 0, running: 0, done: 6 });
     expect(summary.metrics.successRate).toBe(1);
     // even seeds start at 0 (3 steps), odd seeds at 1 (2 steps)
     expect(summary.metrics.meanSteps).toBe(2.5);
-    const episodes = await listEpisodes(runId);
+    const episodes = await rollouts.listEpisodes(runId);
     expect(episodes.items.map((e) => e.seed)).toEqual([10, 11, 12, 13, 14, 15]);
     expect(episodes.items.every((e) => e.attempt === 1 && e.outcome === 'success')).toBe(true);
     const first = episodes.items[0];
     if (!first) throw new Error('no episode');
-    const page1 = await getSteps(first.id, { limit: 2 });
+    const page1 = await rollouts.getSteps(first.id, { limit: 2 });
     expect(page1.items.map((s) => s.index)).toEqual([0, 1]);
     expect(page1.nextCursor).toBe(1);
-    const page2 = await getSteps(first.id, { cursor: 1, limit: 2 });
+    const page2 = await rollouts.getSteps(first.id, { cursor: 1, limit: 2 });
     expect(page2.items.map((s) => s.index)).toEqual([2]);
     expect(page2.nextCursor).toBeNull();
     expect(page2.items[0]?.observation.text).toBe('value 3');
     expect(page2.items[0]?.executedAction).toEqual({ name: 'inc', args: {} });
     const exported = [];
-    for await (const e of exportRun(runId)) exported.push(e);
+    for await (const e of rollouts.exportRun(runId)) exported.push(e);
     expect(exported.map((e) => e.trajectory.length)).toEqual([3, 2, 3, 2, 3, 2]);
-    const runs = await listRuns();
+    const runs = await rollouts.listRuns();
     expect(runs.items.some((r) => r.id === runId)).toBe(true);
   });
 
   it('keeps infra errors out of the success rate and never scores them', async () => {
-    setRolloutEngine(counterEngine());
-    const { runId } = await launchRun({
+    const rollouts = use(counterEngine());
+    const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:infra',
       k: 2,
       seed: 0,
       queue: 'local',
     });
-    const summary = await waitForRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.metrics).toMatchObject({
       errors: 2,
       failures: 0,
@@ -90,7 +82,7 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       successRate: null,
     });
     expect(summary.metrics.errorDistribution.infra).toBe(2);
-    const { items } = await listEpisodes(runId, { outcome: 'error' });
+    const { items } = await rollouts.listEpisodes(runId, { outcome: 'error' });
     expect(items).toHaveLength(2);
     for (const e of items) {
       expect(e.reward).toBeNull();
@@ -101,24 +93,24 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
   });
 
   it('gives the same results for the same seeds', async () => {
-    setRolloutEngine(counterEngine());
-    const a = await launchRun({
+    const rollouts = use(counterEngine());
+    const a = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:giveup',
       k: 4,
       seed: 3,
       queue: 'local',
     });
-    const b = await launchRun({
+    const b = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:giveup',
       k: 4,
       seed: 3,
       queue: 'local',
     });
-    await Promise.all([waitForRun(a.runId), waitForRun(b.runId)]);
+    await Promise.all([rollouts.waitForRun(a.runId), rollouts.waitForRun(b.runId)]);
     const pick = async (runId: string) =>
-      (await listEpisodes(runId)).items.map((e) => [
+      (await rollouts.listEpisodes(runId)).items.map((e) => [
         e.seed,
         e.outcome,
         e.failureCategory,
@@ -129,16 +121,17 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
   });
 
   it('streams events gap-free and resumes from a cursor', async () => {
-    setRolloutEngine(counterEngine({ delayMs: 5 }));
-    const { runId } = await launchRun({
+    const rollouts = use(counterEngine({ delayMs: 5 }));
+    const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:inc',
       k: 5,
       queue: 'local',
     });
     const live: RunEventRecord[] = [];
-    for await (const e of subscribeRun(runId, undefined, { untilCompleted: true })) live.push(e);
-    const stored = await listRunEvents(runId);
+    for await (const e of rollouts.events.subscribe(runId, undefined, { untilCompleted: true }))
+      live.push(e);
+    const stored = await rollouts.events.list(runId);
     expect(live.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     expect(live.filter((e) => e.type === 'episode_ended')).toHaveLength(5);
     expect(live.filter((e) => e.type === 'episode_started')).toHaveLength(5);
@@ -149,12 +142,13 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     const mid = live[4];
     if (!mid) throw new Error('too few events');
     const resumed: string[] = [];
-    for await (const e of subscribeRun(runId, mid.id, { untilCompleted: true })) resumed.push(e.id);
+    for await (const e of rollouts.events.subscribe(runId, mid.id, { untilCompleted: true }))
+      resumed.push(e.id);
     expect(resumed).toEqual(live.slice(5).map((e) => e.id));
   });
 
   it('records a stale attempt never, and replaces its steps (compare-and-set)', async () => {
-    setRolloutEngine(counterEngine());
+    const rollouts = use(counterEngine());
     const db = handle.db;
     const run = await db.run.create({
       data: {
@@ -172,7 +166,7 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       data: [0, 1].map((seed) => ({ runId: run.id, taskId: 'reach-3', seed, ordinal: seed })),
     });
     // a process claims both and dies after writing a partial, stale step
-    const dead = new EpisodeRecorder('dead');
+    const dead = new EpisodeRecorder('dead', { db, events: rollouts.events });
     const claims = await Promise.all(
       (await db.episode.findMany({ where: { runId: run.id } })).map((e) =>
         dead.claim({ id: e.id, runId: run.id }),
@@ -195,13 +189,13 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
         info: {},
       },
     });
-    expect(await resumeUnfinishedRuns({ queue: 'local' })).toContain(run.id);
-    const summary = await waitForRun(run.id);
+    expect(await rollouts.resumeUnfinishedRuns({ queue: 'local' })).toContain(run.id);
+    const summary = await rollouts.waitForRun(run.id);
     expect(summary.episodesDone).toBe(2);
     expect(summary.metrics.successes).toBe(2);
-    const steps = await getSteps(c0.id);
+    const steps = await rollouts.getSteps(c0.id);
     expect(steps.items.map((s) => s.index)).toEqual([0, 1, 2]);
-    const episodes = await listEpisodes(run.id);
+    const episodes = await rollouts.listEpisodes(run.id);
     expect(episodes.items.map((e) => e.attempt)).toEqual([2, 2]);
     // the dead attempt's late result is discarded and counts nothing
     const late = await dead.record({
@@ -221,41 +215,43 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       },
     });
     expect(late).toBe(false);
-    const after = await getRunSummary(run.id);
+    const after = await rollouts.getRunSummary(run.id);
     expect(after.episodesDone).toBe(2);
     expect(after.metrics.successes).toBe(2);
-    const ended = (await listRunEvents(run.id)).filter((e) => e.type === 'episode_ended');
+    const ended = (await rollouts.events.list(run.id)).filter((e) => e.type === 'episode_ended');
     expect(ended).toHaveLength(2);
   });
 
   it('stops a cancelled run and ends its waiters', async () => {
-    setRolloutEngine(counterEngine({ delayMs: 30 }));
-    const { runId } = await launchRun({
+    const rollouts = use(counterEngine({ delayMs: 30 }));
+    const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:inc',
       k: 30,
       queue: 'local',
       concurrency: 1,
     });
-    for await (const e of subscribeRun(runId)) if (e.type === 'episode_ended') break;
-    await cancelRun(runId);
-    const summary = await waitForRun(runId);
+    for await (const e of rollouts.events.subscribe(runId)) if (e.type === 'episode_ended') break;
+    await rollouts.cancelRun(runId);
+    const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('cancelled');
-    await closeRollouts();
-    const after = await getRunSummary(runId);
+    await rollouts.close();
+    const after = await rollouts.getRunSummary(runId);
     expect(after.status).toBe('cancelled');
     expect(after.episodesDone).toBeLessThan(30);
     expect(after.counts.queued).toBeGreaterThan(0);
   });
 
   it('refuses bad input before writing anything', async () => {
-    setRolloutEngine(counterEngine());
-    await expect(launchRun({ spec: { version: 2 }, policy: 'test:inc' })).rejects.toThrow(
+    const rollouts = use(counterEngine());
+    await expect(rollouts.launchRun({ spec: { version: 2 }, policy: 'test:inc' })).rejects.toThrow(
       /invalid spec/,
     );
-    await expect(launchRun({ spec: counterSpec, policy: 'nope' })).rejects.toThrow(/not found/);
+    await expect(rollouts.launchRun({ spec: counterSpec, policy: 'nope' })).rejects.toThrow(
+      /not found/,
+    );
     await expect(
-      launchRun({ spec: counterSpec, policy: 'test:inc', seeds: [1, 1] }),
+      rollouts.launchRun({ spec: counterSpec, policy: 'test:inc', seeds: [1, 1] }),
     ).rejects.toThrow(/duplicate/);
   });
 });

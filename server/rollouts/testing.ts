@@ -7,6 +7,7 @@ import type {
   StepInfo,
   TaskInfo,
 } from '../../bridges/core/types.ts';
+import type { DbHandle } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
@@ -14,6 +15,8 @@ import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts'
 import { PolicyInfraError } from '../policies/types.ts';
 import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
 import { type EpisodeDeps, type EpisodeHarness, runEpisodeWith } from './episode.ts';
+import { RunEvents } from './events.ts';
+import { Rollouts } from './service.ts';
 
 export const counterSpec: HarnessSpec = {
   version: 1,
@@ -150,4 +153,21 @@ export function counterEngine(
     },
   };
   return engine;
+}
+
+/** A rollout service on a test database and engine (each test its own; close() it after). */
+export function testRollouts(
+  handle: Pick<DbHandle, 'db' | 'kind'>,
+  engine: RolloutEngine,
+  o: { concurrency?: number; redisUrl?: string; queueName?: string } = {},
+): Rollouts {
+  return new Rollouts({
+    db: handle.db,
+    dbKind: handle.kind,
+    engine,
+    events: new RunEvents(handle.db, o.redisUrl),
+    concurrency: o.concurrency ?? 2,
+    ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
+    ...(o.queueName ? { queueName: o.queueName } : {}),
+  });
 }

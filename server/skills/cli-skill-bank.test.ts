@@ -6,26 +6,33 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../cli/command.ts';
 import { main } from '../cli/main.ts';
-import { config, setConfig } from '../config.ts';
-import { closeRolloutResources } from '../rollouts/cli-support.ts';
-import { getRunSummary } from '../rollouts/service.ts';
+import { type Config, config } from '../config.ts';
+import { type Db, openDb } from '../db/index.ts';
+import { getRunSummary } from '../rollouts/reads.ts';
 import { SkillBankState } from './bank.ts';
 import { saveBank } from './store.ts';
 
 let dir: string;
-let saved: string;
+let cfg: Config;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'cli-skill-bank-'));
-  saved = config().DATA_DIR;
-  setConfig({ DATA_DIR: dir, REDIS_URL: undefined });
+  cfg = { ...config(), DATA_DIR: dir, REDIS_URL: undefined, DATABASE_URL: undefined };
 });
 
-afterAll(async () => {
-  await closeRolloutResources();
-  setConfig({ DATA_DIR: saved });
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The CLI's embedded database, opened between commands (one process holds it at a time). */
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
 
 async function cli(...argv: string[]) {
   let out = '';
@@ -40,7 +47,7 @@ async function cli(...argv: string[]) {
     input: new PassThrough(),
     output: new PassThrough(),
   };
-  const code = await main(argv, io);
+  const code = await main(argv, io, { config: cfg });
   return { code, out, err };
 }
 
@@ -57,24 +64,26 @@ describe('harness rollout --skill-bank', () => {
     expect(missing.code).not.toBe(0);
     expect(missing.err).toMatch(/skill bank 'nope' not found/);
 
-    const bankId = await saveBank({
-      name: 'one prior',
-      bridge: 'household',
-      source: 'manual',
-      config: {},
-      bank: new SkillBankState([
-        {
-          id: 'p',
-          category: 'prior',
-          taskType: null,
-          title: 'Where to find a mug',
-          description: '',
-          content: 'Search order for mug: countertop > cabinet',
-          sourceEpisodeIds: [],
-          uses: 0,
-        },
-      ]),
-    });
+    const bankId = await withDb((db) =>
+      saveBank(db, {
+        name: 'one prior',
+        bridge: 'household',
+        source: 'manual',
+        config: {},
+        bank: new SkillBankState([
+          {
+            id: 'p',
+            category: 'prior',
+            taskType: null,
+            title: 'Where to find a mug',
+            description: '',
+            content: 'Search order for mug: countertop > cabinet',
+            sourceEpisodeIds: [],
+            uses: 0,
+          },
+        ]),
+      }),
+    );
     const ok = await cli(
       ...base,
       '--policy',
@@ -84,7 +93,7 @@ describe('harness rollout --skill-bank', () => {
     );
     expect(ok.code).toBe(0);
     const { runId } = JSON.parse(ok.out) as { runId: string };
-    const run = await getRunSummary(runId);
+    const run = await withDb((db) => getRunSummary(db, runId));
     expect(run.rewardParams).toMatchObject({ policyOptions: { skillBankId: bankId } });
     expect(run.episodesDone).toBe(1);
   });

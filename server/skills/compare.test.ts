@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../db/testing.ts';
+import { RunEvents } from '../rollouts/events.ts';
 import { compareSkillSources, sampleTasks } from './compare.ts';
-import { getBank, getComparison, useSkillsDb } from './store.ts';
+import { getBank, getComparison } from './store.ts';
 
 describe('skill-source comparison', () => {
   let handle: TestDb;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    useSkillsDb(handle.db);
   });
   afterAll(async () => {
-    useSkillsDb(undefined);
     await handle.close();
   });
+  const deps = () => ({ store: { db: handle.db, events: new RunEvents(handle.db) } });
 
   it('wraps the training envs in Stages pinned to the seed scene when the band accepts them', async () => {
-    const r = await compareSkillSources({
+    const r = await compareSkillSources(deps(), {
       bridge: 'household',
       policy: 'scripted:household-explorer',
       envs: 2,
@@ -42,7 +42,7 @@ describe('skill-source comparison', () => {
   });
 
   it('builds three rows from the same seeds and envs, and persists the banks and the result', async () => {
-    const r = await compareSkillSources({
+    const r = await compareSkillSources(deps(), {
       bridge: 'household',
       policy: 'scripted:household-no-open',
       envs: 3,
@@ -62,11 +62,11 @@ describe('skill-source comparison', () => {
       });
     }
     expect(r.id).toBeTruthy();
-    const stored = await getComparison(r.id ?? '');
+    const stored = await getComparison(handle.db, r.id ?? '');
     expect(stored.results).toMatchObject({ trainTasks: r.trainTasks, evalTasks: r.evalTasks });
     const bankId = r.rows[1]?.bankId;
     expect(bankId).toBeTruthy();
-    const bank = await getBank(bankId ?? '');
+    const bank = await getBank(handle.db, bankId ?? '');
     expect(bank.skills).toHaveLength(r.rows[1]?.skills ?? -1);
     expect(bank.edits.filter((e) => e.op === 'add')).toHaveLength(bank.skills.length);
   });

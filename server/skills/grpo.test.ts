@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { bpePolicy, parseBpeId } from '../policies/bpe/index.ts';
 import type { Policy, PolicyDecision } from '../policies/types.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
 import { runEpisodeWith } from '../rollouts/episode.ts';
-import { closeRollouts, launchRun, waitForRun } from '../rollouts/service.ts';
-import { counterDeps, counterEngine, counterSpec, inc } from '../rollouts/testing.ts';
+import type { Rollouts } from '../rollouts/service.ts';
+import { counterDeps, counterEngine, counterSpec, inc, testRollouts } from '../rollouts/testing.ts';
 import { groupAdvantages, grpoSamples, parseRewardOverrides } from './grpo.ts';
 
 describe('GRPO groups', () => {
@@ -80,22 +78,25 @@ describe('cost-aware reward on a trajectory with meta-actions', () => {
 
 describe('GRPO export of a recorded run', () => {
   let handle: TestDb;
+  let rollouts: Rollouts;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    setRolloutDb(handle.db);
-    setRolloutEngine(counterEngine());
+    rollouts = testRollouts(handle, counterEngine());
   });
   afterAll(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await rollouts.close();
     await handle.close();
   });
 
   it('groups the run by task into groups of n whose advantages sum to zero', async () => {
-    const { runId } = await launchRun({ spec: counterSpec, policy: 'test:inc', k: 10, seed: 0 });
-    await waitForRun(runId);
-    const samples = await grpoSamples(runId, { groupSize: 4 });
+    const { runId } = await rollouts.launchRun({
+      spec: counterSpec,
+      policy: 'test:inc',
+      k: 10,
+      seed: 0,
+    });
+    await rollouts.waitForRun(runId);
+    const samples = await grpoSamples(handle.db, runId, { groupSize: 4 });
     expect(samples).toHaveLength(10);
     expect([...new Set(samples.map((s) => s.group))]).toEqual([
       'reach-3#0',
@@ -112,7 +113,7 @@ describe('GRPO export of a recorded run', () => {
     expect(samples[0]?.terms.rSucc).toBe(10);
     expect(samples[0]?.actions).toEqual(['inc {}', 'inc {}', 'inc {}']);
     // Parameters are editable per export: a larger efficiency weight changes rewards, not the sum.
-    const edited = await grpoSamples(runId, { groupSize: 4, reward: { lambdaEff: 5 } });
+    const edited = await grpoSamples(handle.db, runId, { groupSize: 4, reward: { lambdaEff: 5 } });
     expect(edited[0]?.reward).toBeCloseTo(
       (samples[0]?.reward ?? 0) + 4 * (samples[0]?.terms.rEff ?? 0),
       9,

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
+import type { Db } from '../db/index.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { firstBase } from '../rollouts/episode.ts';
-import { exportRun, getRunSummary } from '../rollouts/index.ts';
+import { exportRun, getRunSummary } from '../rollouts/reads.ts';
 import { costAwareReward, resolveRewardParams } from '../rollouts/reward.ts';
 import type { CostAwareReward, RewardParams } from '../rollouts/types.ts';
 import { commandOf } from './digest.ts';
@@ -114,10 +115,11 @@ function promptOf(goal: string, bridge: string): string {
 
 /** The run as GRPO samples (one per scored episode), grouped and normalised. */
 export async function grpoSamples(
+  db: Db,
   runId: string,
   o: { groupSize?: number; reward?: Partial<RewardParams> } = {},
 ): Promise<GrpoSample[]> {
-  const run = await getRunSummary(runId);
+  const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
   const bridge = await getBridge(base.bridge);
   const runParams =
@@ -131,7 +133,7 @@ export async function grpoSamples(
   const params = resolveRewardParams({ ...runParams, ...(o.reward ?? {}) });
   const textTool = bridge?.textTool;
   const items: (Omit<GrpoSample, 'group' | 'groupSize' | 'advantage'> & GroupInput)[] = [];
-  for await (const e of exportRun(runId)) {
+  for await (const e of exportRun(db, runId)) {
     if (e.outcome !== 'success' && e.outcome !== 'failure') continue;
     const task = await bridge?.getTask(e.taskId);
     const success = e.outcome === 'success';
@@ -164,6 +166,7 @@ export function grpoLine(sample: GrpoSample): string {
 
 /** JSONL lines for `harness export --format grpo` (flags as typed on the command line). */
 export async function* grpoLines(
+  db: Db,
   runId: string,
   flags: { groupSize?: string | undefined; reward?: string | undefined },
 ): AsyncGenerator<string> {
@@ -172,7 +175,7 @@ export async function* grpoLines(
     throw new InvalidInputError(
       `--group-size must be a positive integer, got '${flags.groupSize}'`,
     );
-  const samples = await grpoSamples(runId, {
+  const samples = await grpoSamples(db, runId, {
     groupSize: n,
     reward: parseRewardOverrides(flags.reward),
   });

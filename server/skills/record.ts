@@ -2,8 +2,9 @@
 // them cites real episode ids (the studio links a skill's sources to the trajectory viewer). The run
 // row and its episodes are written exactly as launchRun writes them, then each finished result goes
 // through the same recorder the queues use (steps, reward terms, events, run completion).
+import type { Db } from '../db/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { rolloutDb } from '../rollouts/db.ts';
+import type { RunEvents } from '../rollouts/events.ts';
 import { EpisodeRecorder } from '../rollouts/recorder.ts';
 import type { EpisodeResult } from '../rollouts/types.ts';
 
@@ -14,15 +15,18 @@ export interface PlayedEpisode {
 }
 
 /** Writes one completed run holding `episodes` (played on `spec`); returns the run and episode ids in order. */
-export async function recordPlayedRun(o: {
-  spec: HarnessSpec;
-  policy: string;
-  maxSteps: number;
-  episodes: PlayedEpisode[];
-  policyOptions?: Record<string, unknown>;
-  projectId?: string | undefined;
-}): Promise<{ runId: string; episodeIds: string[] }> {
-  const db = await rolloutDb();
+export async function recordPlayedRun(
+  store: { db: Db; events: RunEvents },
+  o: {
+    spec: HarnessSpec;
+    policy: string;
+    maxSteps: number;
+    episodes: PlayedEpisode[];
+    policyOptions?: Record<string, unknown>;
+    projectId?: string | undefined;
+  },
+): Promise<{ runId: string; episodeIds: string[] }> {
+  const { db } = store;
   const taskIds = [...new Set(o.episodes.map((e) => e.taskId))];
   const seeds = [...new Set(o.episodes.map((e) => e.seed))];
   const { runId, episodeIds } = await db.$transaction(async (tx) => {
@@ -54,7 +58,7 @@ export async function recordPlayedRun(o: {
     }
     return { runId: run.id, episodeIds: ids };
   });
-  const recorder = new EpisodeRecorder(`skills-compare:${process.pid}`);
+  const recorder = new EpisodeRecorder(`skills-compare:${process.pid}`, store);
   const claimed = await recorder.claimMany(episodeIds.map((id) => ({ id, runId })));
   await Promise.all(
     claimed.map((c, i) => {

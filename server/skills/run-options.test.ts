@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { NotFoundError } from '../errors.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { inProcessExecutor, validateRun } from '../rollouts/default-engine.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
 import { episodeInput, loadRunSettings } from '../rollouts/run-settings.ts';
-import {
-  closeRollouts,
-  getRunSummary,
-  getSteps,
-  launchRun,
-  waitForRun,
-} from '../rollouts/service.ts';
+import { testServices } from '../testing/services.ts';
 import { SkillBankState } from './bank.ts';
+import { skillBankOptions } from './run-options.ts';
 import { saveBank } from './store.ts';
 import type { Skill } from './types.ts';
 
@@ -44,11 +37,11 @@ const spec = { version: 1, env: { type: 'base', bridge: 'household', task: 'trai
 describe('runs with a skill bank', () => {
   let handle: TestDb;
   let bankId = '';
+  let services: Services;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    setRolloutDb(handle.db);
-    setRolloutEngine({ validate: validateRun, executor: () => inProcessExecutor() });
-    bankId = await saveBank({
+    services = await testServices(handle);
+    bankId = await saveBank(handle.db, {
       name: 'two skills',
       bridge: 'household',
       source: 'manual',
@@ -57,15 +50,13 @@ describe('runs with a skill bank', () => {
     });
   });
   afterAll(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await services.close();
     await handle.close();
   });
 
   it('refuses an unknown bank before the run is written', async () => {
     await expect(
-      launchRun({
+      services.rollouts.launchRun({
         spec,
         policy: 'bpe(scripted:household-explorer)',
         policyOptions: { skillBankId: 'missing' },
@@ -75,20 +66,20 @@ describe('runs with a skill bank', () => {
   });
 
   it('records the bank id on the run and gives a bpe policy the bank as its experience store', async () => {
-    const { runId } = await launchRun({
+    const { runId } = await services.rollouts.launchRun({
       spec,
       policy: 'bpe(scripted:household-explorer)',
       policyOptions: { skillBankId: bankId },
     });
-    await waitForRun(runId);
-    const run = await getRunSummary(runId);
+    await services.rollouts.waitForRun(runId);
+    const run = await services.rollouts.getRunSummary(runId);
     expect(run.rewardParams).toMatchObject({ policyOptions: { skillBankId: bankId } });
-    const settings = await loadRunSettings(runId);
+    const settings = await loadRunSettings(handle.db, skillBankOptions(handle.db), runId);
     const input = episodeInput(settings, { taskId: 'train-0001', seed: 0 });
     const experience = (input.policyOptions?.experience ?? []) as Skill[];
     expect(experience.map((s) => s.title).sort()).toEqual(SKILLS.map((s) => s.title).sort());
     const episode = await handle.db.episode.findFirstOrThrow({ where: { runId } });
-    const steps = await getSteps(episode.id, { limit: 5 });
+    const steps = await services.rollouts.getSteps(episode.id, { limit: 5 });
     const meta = steps.items[0]?.meta as {
       bpe?: { workspace: { experience: { size: number } } };
     };
@@ -96,14 +87,14 @@ describe('runs with a skill bank', () => {
   });
 
   it('gives a bare scripted policy the skills retrieved for each task', async () => {
-    const { runId } = await launchRun({
+    const { runId } = await services.rollouts.launchRun({
       spec,
       taskIds: ['train-0001', 'train-0002'],
       policy: 'scripted:household-no-open',
       policyOptions: { skillBankId: bankId },
     });
-    await waitForRun(runId);
-    const settings = await loadRunSettings(runId);
+    await services.rollouts.waitForRun(runId);
+    const settings = await loadRunSettings(handle.db, skillBankOptions(handle.db), runId);
     for (const taskId of ['train-0001', 'train-0002']) {
       const input = episodeInput(settings, { taskId, seed: 0 });
       expect(input.policyOptions?.skillBankId).toBe(bankId);

@@ -5,9 +5,11 @@
 // retrieved for each task's goal (tags, search priors, skill text).
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
+import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { parseBpeId } from '../policies/bpe/index.ts';
-import { skilledOptions } from './compare.ts';
+import type { PolicyOptionsResolver, ResolvedRunOptions } from '../rollouts/engine.ts';
+import { skilledOptions } from './skilled.ts';
 import { getBank } from './store.ts';
 
 export const SKILL_BANK_OPTION = 'skillBankId';
@@ -25,28 +27,27 @@ export function skillBankIdOf(options: Record<string, Json> | undefined): string
 }
 
 /** Throws NotFoundError before a run is written when its skill bank does not exist. */
-export async function assertSkillBank(options: Record<string, Json> | undefined): Promise<void> {
+export async function assertSkillBank(
+  db: Db,
+  options: Record<string, Json> | undefined,
+): Promise<void> {
   const id = skillBankIdOf(options);
-  if (id !== undefined) await getBank(id);
-}
-
-export interface ResolvedRunOptions {
-  /** Options every episode gets. */
-  shared: Record<string, Json> | undefined;
-  /** Per-task additions (retrieval depends on the task's goal). */
-  perTask?: Record<string, Record<string, Json>>;
+  if (id !== undefined) await getBank(db, id);
 }
 
 /** Expands `policyOptions.skillBankId` into the skills the policy reads; other options pass through. */
-export async function resolveRunPolicyOptions(run: {
-  policy: string;
-  bridge: string;
-  taskIds: string[];
-  policyOptions: Record<string, Json> | undefined;
-}): Promise<ResolvedRunOptions> {
+export async function resolveRunPolicyOptions(
+  db: Db,
+  run: {
+    policy: string;
+    bridge: string;
+    taskIds: string[];
+    policyOptions: Record<string, Json> | undefined;
+  },
+): Promise<ResolvedRunOptions> {
   const id = skillBankIdOf(run.policyOptions);
   if (id === undefined) return { shared: run.policyOptions };
-  const { skills } = await getBank(id);
+  const { skills } = await getBank(db, id);
   if (parseBpeId(run.policy)) {
     return {
       shared: { ...run.policyOptions, experience: skills as unknown as Json },
@@ -61,4 +62,12 @@ export async function resolveRunPolicyOptions(run: {
     perTask[taskId] = skilledOptions(run.policy, skills, task, RUN_TOP_K);
   }
   return { shared: run.policyOptions, perTask };
+}
+
+/** Skill banks behind the rollout service's policy-options port. */
+export function skillBankOptions(db: Db): PolicyOptionsResolver {
+  return {
+    check: (options) => assertSkillBank(db, options),
+    resolve: (run) => resolveRunPolicyOptions(db, run),
+  };
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { setRolloutDb } from '../rollouts/db.ts';
-import { inProcessExecutor, validateRun } from '../rollouts/default-engine.ts';
-import { setRolloutEngine } from '../rollouts/engine.ts';
-import { closeRollouts, launchRun, waitForRun } from '../rollouts/service.ts';
+import { testServices } from '../testing/services.ts';
 import { PROTECTED_USES, SkillBankState } from './bank.ts';
 import { consolidateBankFromRun, extractBankFromRun } from './service.ts';
 import { getBank, saveBank } from './store.ts';
@@ -11,28 +9,26 @@ import { getBank, saveBank } from './store.ts';
 describe('skill banks from recorded runs', () => {
   let handle: TestDb;
   let runId = '';
+  let services: Services;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    setRolloutDb(handle.db);
-    setRolloutEngine({ validate: validateRun, executor: () => inProcessExecutor() });
-    ({ runId } = await launchRun({
+    services = await testServices(handle);
+    ({ runId } = await services.rollouts.launchRun({
       spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'train-0001' } },
       taskIds: ['train-0001', 'train-0002'],
       policy: 'scripted:household-no-open',
       k: 1,
     }));
-    await waitForRun(runId);
+    await services.rollouts.waitForRun(runId);
   });
   afterAll(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await services.close();
     await handle.close();
   });
 
   it('extracts a bank whose skills cite the run’s episodes', async () => {
-    const r = await extractBankFromRun({ runId });
-    const bank = await getBank(r.bankId);
+    const r = await extractBankFromRun(handle.db, { runId });
+    const bank = await getBank(handle.db, r.bankId);
     expect(bank.skills.length).toBe(r.skills);
     expect(bank.skills.length).toBeGreaterThan(0);
     const cited = new Set(bank.skills.flatMap((s) => s.sourceEpisodeIds));
@@ -54,17 +50,17 @@ describe('skill banks from recorded runs', () => {
         uses: PROTECTED_USES,
       },
     ]);
-    const bankId = await saveBank({
+    const bankId = await saveBank(handle.db, {
       name: 'seeded',
       bridge: 'household',
       source: 'manual',
       config: {},
       bank: seed,
     });
-    const before = await getBank(bankId);
-    const r = await consolidateBankFromRun({ bankId, runId });
+    const before = await getBank(handle.db, bankId);
+    const r = await consolidateBankFromRun(handle.db, { bankId, runId });
     expect(r.applied).toBeGreaterThan(0);
-    const after = await getBank(bankId);
+    const after = await getBank(handle.db, bankId);
     expect(after.skills.length).toBe(before.skills.length + r.applied);
     expect(after.skills.find((s) => s.title === 'Where to find a unicorn')?.uses).toBe(
       PROTECTED_USES,

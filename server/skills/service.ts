@@ -1,26 +1,30 @@
 // Skill-bank services the CLI and the API share: build a bank from a recorded run (extraction +
 // consolidation of the episodes' queued notes), read banks and comparisons.
 import { getBridge } from '../../bridges/index.ts';
+import type { Db } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 import { firstBase } from '../rollouts/episode.ts';
-import { exportRun, getRunSummary } from '../rollouts/index.ts';
+import { exportRun, getRunSummary } from '../rollouts/reads.ts';
 import { proposeEdits, SkillBankState } from './bank.ts';
 import { digestEpisode, recalledIds } from './digest.ts';
 import { type ExtractorName, extractSkills } from './extract.ts';
-import type { LlmSettings } from './llm.ts';
+import { consolidateWithLlm, type LlmSettings } from './llm.ts';
 import { applyEditsToBank, getBank, saveBank } from './store.ts';
 import type { EpisodeDigest } from './types.ts';
 
 export { getBank, getComparison, listBanks, listComparisons } from './store.ts';
 
-async function digestsOfRun(runId: string): Promise<{ digests: EpisodeDigest[]; uses: string[] }> {
-  const run = await getRunSummary(runId);
+async function digestsOfRun(
+  db: Db,
+  runId: string,
+): Promise<{ digests: EpisodeDigest[]; uses: string[] }> {
+  const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
   const bridge = await getBridge(base.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
   const digests: EpisodeDigest[] = [];
   const uses: string[] = [];
-  for await (const e of exportRun(runId)) {
+  for await (const e of exportRun(db, runId)) {
     if (e.outcome === 'error' || e.outcome === null) continue;
     const task = await bridge.getTask(e.taskId);
     digests.push(
@@ -46,26 +50,28 @@ async function digestsOfRun(runId: string): Promise<{ digests: EpisodeDigest[]; 
  * turn into validated edits of an existing bank — with the llm extractor the model also proposes the
  * edits, and the bank rejects what breaks its rules.
  */
-export async function consolidateBankFromRun(o: {
-  bankId: string;
-  runId: string;
-  extractor?: ExtractorName;
-  llm?: LlmSettings;
-}): Promise<{ applied: number; rejected: { reason: string }[]; skills: number }> {
-  const stored = await getBank(o.bankId);
+export async function consolidateBankFromRun(
+  db: Db,
+  o: {
+    bankId: string;
+    runId: string;
+    extractor?: ExtractorName;
+    llm?: LlmSettings;
+  },
+): Promise<{ applied: number; rejected: { reason: string }[]; skills: number }> {
+  const stored = await getBank(db, o.bankId);
   const bank = new SkillBankState(stored.skills);
-  const { digests, uses } = await digestsOfRun(o.runId);
+  const { digests, uses } = await digestsOfRun(db, o.runId);
   const notes = digests.flatMap((d) => d.notes);
   const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
   let edits: unknown[] = proposeEdits(bank, drafts, o.extractor === 'llm' ? [] : notes);
   if (o.extractor === 'llm') {
-    const { consolidateWithLlm } = await import('./llm.ts');
     edits = [...edits, ...(await consolidateWithLlm(bank.skills, notes, o.llm))];
   }
   const result = bank.apply(edits);
   const counts = new Map<string, number>();
   for (const id of uses) counts.set(id, (counts.get(id) ?? 0) + 1);
-  await applyEditsToBank(o.bankId, bank, result.applied, counts);
+  await applyEditsToBank(db, o.bankId, bank, result.applied, counts);
   return {
     applied: result.applied.length,
     rejected: result.rejected.map((r) => ({ reason: r.reason })),
@@ -73,15 +79,18 @@ export async function consolidateBankFromRun(o: {
   };
 }
 
-export async function extractBankFromRun(o: {
-  runId: string;
-  extractor?: ExtractorName;
-  name?: string;
-  llm?: LlmSettings;
-}): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
-  const run = await getRunSummary(o.runId);
+export async function extractBankFromRun(
+  db: Db,
+  o: {
+    runId: string;
+    extractor?: ExtractorName;
+    name?: string;
+    llm?: LlmSettings;
+  },
+): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
+  const run = await getRunSummary(db, o.runId);
   const base = firstBase(run.spec.env);
-  const { digests } = await digestsOfRun(o.runId);
+  const { digests } = await digestsOfRun(db, o.runId);
   const bank = new SkillBankState();
   const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
   const result = bank.apply(
@@ -91,7 +100,7 @@ export async function extractBankFromRun(o: {
       digests.flatMap((d) => d.notes),
     ),
   );
-  const bankId = await saveBank({
+  const bankId = await saveBank(db, {
     name: o.name ?? `skills from run ${o.runId}`,
     bridge: base.bridge,
     source: 'run',

@@ -1,22 +1,10 @@
 // Persistence of skill banks (SkillBank / Skill / SkillEdit) and comparisons (Comparison).
 import type { Json } from '../../bridges/core/types.ts';
-import type { PrismaClient } from '../db/generated/client.ts';
+import type { Db } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
-import { rolloutDb } from '../rollouts/db.ts';
 import { type EditRecord, SkillBankState } from './bank.ts';
-import type { CompareResult } from './compare.ts';
+import type { CompareResult } from './comparison.ts';
 import { SKILL_CATEGORIES, type Skill, type SkillCategory } from './types.ts';
-
-let override: PrismaClient | undefined;
-
-export function useSkillsDb(db: PrismaClient | undefined): void {
-  override = db;
-}
-
-async function db(): Promise<PrismaClient> {
-  // The rollout store's database (shared, and overridden together in tests).
-  return override ?? rolloutDb();
-}
 
 const SKILL_SELECT = {
   id: true,
@@ -48,16 +36,18 @@ function toSkill(row: {
 const asJson = (v: unknown): object => JSON.parse(JSON.stringify(v ?? null)) as object;
 
 /** Saves a bank with its skills (new database ids) and its edit history; returns the bank id. */
-export async function saveBank(o: {
-  name: string;
-  bridge: string | null;
-  source: string;
-  config: Json;
-  bank: SkillBankState;
-  projectId?: string | undefined;
-}): Promise<string> {
-  const client = await db();
-  return client.$transaction(async (tx) => {
+export async function saveBank(
+  db: Db,
+  o: {
+    name: string;
+    bridge: string | null;
+    source: string;
+    config: Json;
+    bank: SkillBankState;
+    projectId?: string | undefined;
+  },
+): Promise<string> {
+  return db.$transaction(async (tx) => {
     const bank = await tx.skillBank.create({
       data: {
         name: o.name,
@@ -111,8 +101,8 @@ export interface BankInfo {
   skills: number;
 }
 
-export async function listBanks(o: { projectId?: string } = {}): Promise<BankInfo[]> {
-  const rows = await (await db()).skillBank.findMany({
+export async function listBanks(db: Db, o: { projectId?: string } = {}): Promise<BankInfo[]> {
+  const rows = await db.skillBank.findMany({
     where: o.projectId ? { projectId: o.projectId } : {},
     orderBy: { createdAt: 'desc' },
     take: 200,
@@ -137,25 +127,27 @@ export async function listBanks(o: { projectId?: string } = {}): Promise<BankInf
   }));
 }
 
-export async function getBank(id: string): Promise<{
+export async function getBank(
+  db: Db,
+  id: string,
+): Promise<{
   bank: BankInfo;
   skills: Skill[];
   edits: (Omit<EditRecord, 'before' | 'after'> & { before: Json; after: Json; at: string })[];
   /** The run of each recorded source episode (the studio links sources to the trajectory viewer). */
   episodeRuns: Record<string, string>;
 }> {
-  const client = await db();
-  const row = await client.skillBank.findUnique({
+  const row = await db.skillBank.findUnique({
     where: { id },
     select: { id: true, name: true, bridge: true, source: true, config: true, createdAt: true },
   });
   if (!row) throw new NotFoundError(`skill bank '${id}' not found`);
-  const skills = await client.skill.findMany({
+  const skills = await db.skill.findMany({
     where: { bankId: id, deletedAt: null },
     orderBy: [{ category: 'asc' }, { createdAt: 'asc' }],
     select: SKILL_SELECT,
   });
-  const edits = await client.skillEdit.findMany({
+  const edits = await db.skillEdit.findMany({
     where: { bankId: id },
     orderBy: { id: 'asc' },
     take: 1000,
@@ -165,7 +157,7 @@ export async function getBank(id: string): Promise<{
   const sources =
     sourceIds.length === 0
       ? []
-      : await client.episode.findMany({
+      : await db.episode.findMany({
           where: { id: { in: sourceIds } },
           select: { id: true, runId: true },
         });
@@ -192,13 +184,13 @@ export async function getBank(id: string): Promise<{
   };
 }
 
-export async function loadBankState(id: string): Promise<SkillBankState> {
-  const { skills } = await getBank(id);
+export async function loadBankState(db: Db, id: string): Promise<SkillBankState> {
+  const { skills } = await getBank(db, id);
   return new SkillBankState(skills);
 }
 
-export async function saveComparison(r: CompareResult): Promise<string> {
-  const row = await (await db()).comparison.create({
+export async function saveComparison(db: Db, r: CompareResult): Promise<string> {
+  const row = await db.comparison.create({
     data: {
       projectId: r.input.projectId ?? null,
       bridge: r.input.bridge,
@@ -268,8 +260,11 @@ function toCmp(r: {
   };
 }
 
-export async function listComparisons(o: { projectId?: string } = {}): Promise<ComparisonInfo[]> {
-  const rows = await (await db()).comparison.findMany({
+export async function listComparisons(
+  db: Db,
+  o: { projectId?: string } = {},
+): Promise<ComparisonInfo[]> {
+  const rows = await db.comparison.findMany({
     where: o.projectId ? { projectId: o.projectId } : {},
     orderBy: { createdAt: 'desc' },
     take: 100,
@@ -278,8 +273,8 @@ export async function listComparisons(o: { projectId?: string } = {}): Promise<C
   return rows.map(toCmp);
 }
 
-export async function getComparison(id: string): Promise<ComparisonInfo> {
-  const row = await (await db()).comparison.findUnique({ where: { id }, select: CMP_SELECT });
+export async function getComparison(db: Db, id: string): Promise<ComparisonInfo> {
+  const row = await db.comparison.findUnique({ where: { id }, select: CMP_SELECT });
   if (!row) throw new NotFoundError(`comparison '${id}' not found`);
   return toCmp(row);
 }
@@ -289,13 +284,13 @@ export async function getComparison(id: string): Promise<ComparisonInfo> {
  * updates change them, merges and deletes mark the old rows deleted; every applied edit is logged.
  */
 export async function applyEditsToBank(
+  db: Db,
   bankId: string,
   bank: SkillBankState,
   applied: EditRecord[],
   uses: Map<string, number>,
 ): Promise<void> {
-  const client = await db();
-  await client.$transaction(async (tx) => {
+  await db.$transaction(async (tx) => {
     const log = (e: EditRecord, skillId: string | null) =>
       tx.skillEdit.create({
         data: {

@@ -1,88 +1,43 @@
 // The harness library: named harnesses for a task, their immutable versions, the check that a spec
 // builds (hook code compiles, bridges and tasks exist), and people's approve / reject decisions.
 import { z } from 'zod';
-import type { Action } from '../../../bridges/core/types.ts';
-import { getDb } from '../../db/index.ts';
-import { harnessVersionSelect } from '../../db/queries.ts';
-import { NotFoundError } from '../../errors.ts';
 import { parseSpec } from '../../harness/index.ts';
-import { getEpisode } from '../../rollouts/service.ts';
 import {
   createHarnessWithVersion,
   decideHarnessVersion,
+  getHarness,
+  getHarnessVersion,
+  listHarnesses,
   saveHarnessVersion,
-} from '../harness-library.ts';
-import { studioJob } from '../studio-pool.ts';
-import { publicProcedure, router } from '../trpc.ts';
+} from '../../harnesses/library.ts';
+import { episodeActions } from '../../rollouts/reads.ts';
+import {
+  owns,
+  researcherProcedure,
+  router,
+  sharedReadProcedure,
+  viewerProcedure,
+} from '../trpc.ts';
 
 const NameSchema = z.string().trim().min(1).max(120);
 
 export const harnessesRouter = router({
-  list: publicProcedure
+  list: viewerProcedure
     .input(z.object({ bridge: z.string().optional(), task: z.string().optional() }).optional())
-    .query(async ({ input, ctx }) => {
-      const db = await getDb();
-      return db.harness.findMany({
-        where: {
-          // Team mode: only the active project's harnesses.
-          ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
-          ...(input?.bridge ? { bridge: input.bridge } : {}),
-          ...(input?.task ? { taskId: input.task } : {}),
-        },
-        orderBy: { updatedAt: 'desc' },
-        take: 200,
-        select: {
-          id: true,
-          name: true,
-          bridge: true,
-          taskId: true,
-          status: true,
-          description: true,
-          createdAt: true,
-          updatedAt: true,
-          versions: {
-            orderBy: { version: 'desc' },
-            take: 1,
-            select: { id: true, version: true, name: true },
-          },
-          _count: { select: { versions: true } },
-        },
-      });
-    }),
+    .query(({ input, ctx }) =>
+      listHarnesses(ctx.db, {
+        projectId: ctx.auth.projectId,
+        bridge: input?.bridge,
+        task: input?.task,
+      }),
+    ),
 
-  byId: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
-    const db = await getDb();
-    const harness = await db.harness.findUnique({
-      where: { id: input.id },
-      select: {
-        id: true,
-        name: true,
-        bridge: true,
-        taskId: true,
-        status: true,
-        description: true,
-        createdAt: true,
-        versions: {
-          orderBy: { version: 'asc' },
-          select: {
-            ...harnessVersionSelect,
-            runs: {
-              orderBy: { createdAt: 'desc' },
-              select: { id: true, kind: true, status: true, policy: true, createdAt: true },
-            },
-            approvals: {
-              orderBy: { at: 'desc' },
-              select: { id: true, decision: true, reason: true, by: true, at: true },
-            },
-          },
-        },
-      },
-    });
-    if (!harness) throw new NotFoundError(`harness '${input.id}' not found`);
-    return harness;
-  }),
+  byId: viewerProcedure
+    .use(owns('harness', 'id'))
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ input, ctx }) => getHarness(ctx.db, input.id)),
 
-  create: publicProcedure
+  create: researcherProcedure
     .input(
       z.object({
         name: NameSchema,
@@ -92,20 +47,21 @@ export const harnessesRouter = router({
         description: z.string().max(2000).default(''),
       }),
     )
-    .mutation(async ({ input, ctx }) =>
-      createHarnessWithVersion(await getDb(), {
+    .mutation(({ input, ctx }) =>
+      createHarnessWithVersion(ctx.db, {
         name: input.name,
         spec: parseSpec(input.spec),
         versionName: input.versionName,
         note: input.note,
         description: input.description,
-        createdBy: ctx.user.id,
+        createdBy: ctx.actor,
         // Team mode: the harness belongs to the caller's active project.
-        projectId: ctx.auth?.projectId ?? null,
+        projectId: ctx.auth.projectId,
       }),
     ),
 
-  saveVersion: publicProcedure
+  saveVersion: researcherProcedure
+    .use(owns('harness', 'harnessId'))
     .input(
       z.object({
         harnessId: z.string().min(1),
@@ -114,42 +70,36 @@ export const harnessesRouter = router({
         note: z.string().max(2000).default(''),
       }),
     )
-    .mutation(async ({ input, ctx }) =>
-      saveHarnessVersion(await getDb(), {
+    .mutation(({ input, ctx }) =>
+      saveHarnessVersion(ctx.db, {
         harnessId: input.harnessId,
         name: input.name,
         spec: parseSpec(input.spec),
         note: input.note,
-        createdBy: ctx.user.id,
+        createdBy: ctx.actor,
       }),
     ),
 
-  version: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ input }) => {
-    const db = await getDb();
-    const v = await db.harnessVersion.findUnique({
-      where: { id: input.id },
-      select: {
-        ...harnessVersionSelect,
-        harness: { select: { id: true, name: true, bridge: true, taskId: true, status: true } },
-      },
-    });
-    if (!v) throw new NotFoundError(`harness version '${input.id}' not found`);
-    return v;
-  }),
+  version: sharedReadProcedure('harnessVersion', 'id')
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ input, ctx }) => getHarnessVersion(ctx.db, input.id)),
 
   /**
    * Builds the stack once (bridges, tasks, hook compilation) and reports the first problem as data,
    * with the hook's line and column, so the editor can point at it.
    */
-  check: publicProcedure
+  check: researcherProcedure
+    .meta({ audit: false })
     .input(z.object({ spec: z.unknown() }))
-    .mutation(({ input }) => studioJob('check', { spec: input.spec })),
+    .mutation(({ input, ctx }) => ctx.services.studio.job('check', { spec: input.spec })),
 
   /**
    * "Test on a trajectory": replay a recorded episode's agent actions through this spec (same task
    * and seed) and return each step's raw vs filtered action and observation.
    */
-  testOnTrajectory: publicProcedure
+  testOnTrajectory: researcherProcedure
+    .meta({ audit: false })
+    .use(owns('episode', 'episodeId'))
     .input(
       z.object({
         spec: z.unknown(),
@@ -157,27 +107,21 @@ export const harnessesRouter = router({
         limit: z.number().int().min(1).max(500).default(200),
       }),
     )
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const spec = parseSpec(input.spec);
-      const episode = await getEpisode(input.episodeId);
-      const db = await getDb();
-      const rows = await db.step.findMany({
-        where: { episodeId: input.episodeId },
-        orderBy: { index: 'asc' },
-        take: input.limit,
-        select: { action: true },
-      });
-      const { records } = await studioJob('replay', {
+      const episode = await ctx.services.rollouts.getEpisode(input.episodeId);
+      const { records } = await ctx.services.studio.job('replay', {
         spec,
         seed: episode.seed,
-        actions: rows.map((r) => r.action as unknown as Action),
+        actions: await episodeActions(ctx.db, input.episodeId, { limit: input.limit }),
         untilDone: true,
       });
       return { episodeId: episode.id, taskId: episode.taskId, seed: episode.seed, steps: records };
     }),
 
   /** A person's decision on a candidate version; recorded with who and why, shown in history. */
-  decide: publicProcedure
+  decide: researcherProcedure
+    .use(owns('harnessVersion', 'harnessVersionId'))
     .input(
       z.object({
         harnessVersionId: z.string().min(1),
@@ -186,9 +130,9 @@ export const harnessesRouter = router({
       }),
     )
     .mutation(async ({ input, ctx }) => {
-      const { harnessId: _, ...approval } = await decideHarnessVersion(await getDb(), {
+      const { harnessId: _, ...approval } = await decideHarnessVersion(ctx.db, {
         ...input,
-        by: ctx.user.id,
+        by: ctx.actor,
       });
       return approval;
     }),

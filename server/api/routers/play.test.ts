@@ -1,13 +1,18 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../compose.ts';
+import { type DbHandle, openDb } from '../../db/index.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import type { HarnessSpec } from '../../harness/spec.ts';
-import { createCaller } from '../root.ts';
-import { closeStudioPool } from '../studio-pool.ts';
-import type { Context } from '../trpc.ts';
-import { closePlaySessions } from './play.ts';
+import { callerFor, testServices } from '../../testing/services.ts';
 
-const ctx: Context = { user: { id: 'alice', role: 'admin' } };
-const caller = createCaller(ctx);
+let handle: DbHandle;
+let services: Services;
+let caller: ReturnType<typeof callerFor>;
+beforeAll(async () => {
+  handle = await openDb({ kind: 'pglite', memory: true });
+  services = await testServices(handle);
+  caller = callerFor(services);
+});
 const base = { type: 'base', bridge: 'toy24', task: '4-7-8-8' } as const;
 const withHook = (code: string): HarnessSpec => ({
   version: 1,
@@ -16,8 +21,8 @@ const withHook = (code: string): HarnessSpec => ({
 const combine = (a: string, op: string, b: string) => ({ name: 'combine', args: { a, op, b } });
 
 afterAll(async () => {
-  closePlaySessions();
-  await closeStudioPool();
+  await services.close();
+  await handle.close();
 });
 
 describe('try it (play router)', () => {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { listPolicies } from '../../policies/index.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { catalogueProcedure, router } from '../trpc.ts';
 
 export const policiesRouter = router({
-  list: publicProcedure
+  list: catalogueProcedure
     .input(z.object({ bridge: z.string().optional() }).optional())
     .query(({ input }) => listPolicies(input?.bridge)),
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../compose.ts';
 import type { PrismaClient } from '../../db/generated/client.ts';
 import { createTestDb, type TestDb } from '../../db/testing.ts';
 import type { HarnessSpec } from '../../harness/spec.ts';
-import { setRolloutDb } from '../../rollouts/db.ts';
-import { createCaller } from '../root.ts';
-import { type Context, createContext } from '../trpc.ts';
+import { callerFor, testServices } from '../../testing/services.ts';
 
 const base = { type: 'base', bridge: 'household', task: 'eval_seen-004@scene0' } as const;
 const stageSpec: HarnessSpec = {
@@ -53,15 +52,16 @@ async function seedRig(db: PrismaClient) {
 
 describe('rigs router: a person reviews a candidate', () => {
   let handle: TestDb;
-  let caller: ReturnType<typeof createCaller>;
-  const ctx: Context = { user: { id: 'alice', role: 'admin' } };
+  let services: Services;
+  // The embedded default's single user, whose id every decision records.
+  let caller: ReturnType<typeof callerFor>;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    setRolloutDb(handle.db);
-    caller = createCaller(ctx);
+    services = await testServices(handle);
+    caller = callerFor(services);
   });
   afterAll(async () => {
-    setRolloutDb(undefined);
+    await services.close();
     await handle.close();
   });
 
@@ -74,7 +74,7 @@ describe('rigs router: a person reviews a candidate', () => {
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 
     const r1 = await caller.rigs.review({ candidateId: first.id, decision: 'approve' });
-    expect(r1.by).toBe('alice');
+    expect(r1.by).toBe('local');
     expect(r1.harnessId).not.toBeNull();
     const harness = await db.harness.findUniqueOrThrow({
       where: { id: r1.harnessId ?? '' },
@@ -85,7 +85,7 @@ describe('rigs router: a person reviews a candidate', () => {
       bridge: 'household',
       taskId: 'eval_seen-004',
       status: 'approved',
-      createdBy: 'alice',
+      createdBy: 'local',
     });
     expect(harness.versions).toHaveLength(1);
     expect(harness.versions[0]?.spec).toEqual(stageSpec);
@@ -97,7 +97,7 @@ describe('rigs router: a person reviews a candidate', () => {
       candidateId: first.id,
       harnessVersionId: r1.harnessVersionId,
       decision: 'approve',
-      by: 'alice',
+      by: 'local',
     });
 
     // Approving the same candidate again reuses its version; another candidate of the rig adds v2.
@@ -122,7 +122,7 @@ describe('rigs router: a person reviews a candidate', () => {
       harnessVersionId: r1.harnessVersionId,
       version: 1,
     });
-    expect(byId.get(second.id)?.approval).toMatchObject({ decision: 'approve', by: 'alice' });
+    expect(byId.get(second.id)?.approval).toMatchObject({ decision: 'approve', by: 'local' });
     expect(byId.get(broken.id)?.library).toBeNull();
   });
 
@@ -145,7 +145,7 @@ describe('rigs router: a person reviews a candidate', () => {
       harnessVersionId: null,
       decision: 'reject',
       reason: 'the set-up gives the answer away',
-      by: 'alice',
+      by: 'local',
     });
 
     // In the library: the harness takes the rejection, as on the harness page.
@@ -157,7 +157,7 @@ describe('rigs router: a person reviews a candidate', () => {
 
   it('answers NOT_FOUND for an unknown candidate', async () => {
     await expect(
-      createCaller(createContext()).rigs.review({ candidateId: 'nope', decision: 'approve' }),
+      callerFor(services).rigs.review({ candidateId: 'nope', decision: 'approve' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

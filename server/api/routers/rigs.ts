@@ -2,27 +2,34 @@
 import { z } from 'zod';
 import { RigInputSchema } from '../../rigger/loop.ts';
 import { getRig, listRigs, reviewCandidate, startRig } from '../../rigger/service.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
 
 export const rigsRouter = router({
-  list: publicProcedure
+  list: viewerProcedure
     .input(z.object({ bridge: z.string().optional(), taskId: z.string().optional() }).optional())
     // Team mode: only the active project's rigs.
     .query(({ input, ctx }) =>
-      listRigs({ ...input, ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}) }),
-    ),
-  byId: publicProcedure.input(z.object({ id: z.string() })).query(({ input }) => getRig(input.id)),
-  launch: publicProcedure
-    // The project is the caller's active one (authorised by the middleware), never the client's word.
-    .input(RigInputSchema.omit({ createdBy: true, policyOptions: true, projectId: true }))
-    .mutation(({ input, ctx }) =>
-      startRig({
+      listRigs(ctx.db, {
         ...input,
-        createdBy: ctx.user.id,
-        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       }),
     ),
-  review: publicProcedure
+  byId: viewerProcedure
+    .use(owns('rig', 'id'))
+    .input(z.object({ id: z.string() }))
+    .query(({ input, ctx }) => getRig(ctx.db, input.id)),
+  launch: researcherProcedure
+    // The project is the caller's active one, never the client's word.
+    .input(RigInputSchema.omit({ createdBy: true, policyOptions: true, projectId: true }))
+    .mutation(({ input, ctx }) =>
+      startRig(ctx.services.rigDeps(), {
+        ...input,
+        createdBy: ctx.actor,
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
+      }),
+    ),
+  review: researcherProcedure
+    .use(owns('candidate', 'candidateId'))
     .input(
       z.object({
         candidateId: z.string(),
@@ -33,10 +40,10 @@ export const rigsRouter = router({
     // Approving saves the candidate to the task's harness library (a Harness and an immutable
     // HarnessVersion, linked from the candidate); a rejection must give its reason.
     .mutation(({ input, ctx }) =>
-      reviewCandidate({
+      reviewCandidate(ctx.db, {
         ...input,
-        by: ctx.user.id,
-        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+        by: ctx.actor,
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       }),
     ),
 });

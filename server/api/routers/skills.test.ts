@@ -1,28 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../compose.ts';
 import { createTestDb, type TestDb } from '../../db/testing.ts';
-import { setRolloutDb } from '../../rollouts/db.ts';
-import { inProcessExecutor, validateRun } from '../../rollouts/default-engine.ts';
-import { setRolloutEngine } from '../../rollouts/engine.ts';
-import { closeRollouts, getRunSummary, waitForRun } from '../../rollouts/service.ts';
-import { createCaller } from '../root.ts';
-import { createContext } from '../trpc.ts';
+import { callerFor, testServices } from '../../testing/services.ts';
 
 describe('skills router', () => {
   let handle: TestDb;
+  let services: Services;
   beforeAll(async () => {
     handle = await createTestDb('pglite');
-    setRolloutDb(handle.db);
-    setRolloutEngine({ validate: validateRun, executor: () => inProcessExecutor() });
+    services = await testServices(handle);
   });
   afterAll(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await services.close();
     await handle.close();
   });
 
   it('runs a comparison, then lists and reads it and its banks', async () => {
-    const caller = createCaller(createContext());
+    const caller = callerFor(services);
     const r = await caller.skills.compare({
       bridge: 'household',
       policy: 'scripted:household-no-open',
@@ -57,9 +51,9 @@ describe('skills router', () => {
       taskIds: ['eval_unseen-001'],
       rewardParams: { lambdaEff: 0.5 },
     });
-    const done = await waitForRun(runId);
+    const done = await services.rollouts.waitForRun(runId);
     expect(done.status).toBe('completed');
-    const run = await getRunSummary(runId);
+    const run = await services.rollouts.getRunSummary(runId);
     expect(run.rewardParams).toMatchObject({
       lambdaEff: 0.5,
       policyOptions: { skillBankId: bankId },

@@ -1,26 +1,28 @@
 // Skill banks (EvoHarness experience) and the skill-source comparison.
 import { z } from 'zod';
-import { launchRun, RewardParamsSchema } from '../../rollouts/service.ts';
+import { RewardParamsSchema } from '../../rollouts/service.ts';
 import { CompareInputSchema, compareSkillSources } from '../../skills/compare.ts';
 import { getBank, getComparison, listBanks, listComparisons } from '../../skills/store.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
 
 export const skillsRouter = router({
   // Team mode: lists show the active project only.
-  banks: publicProcedure.query(({ ctx }) =>
-    listBanks(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+  banks: viewerProcedure.query(({ ctx }) =>
+    listBanks(ctx.db, ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
   ),
-  bank: publicProcedure
+  bank: viewerProcedure
+    .use(owns('bank', 'id'))
     .input(z.object({ id: z.string().min(1) }))
-    .query(({ input }) => getBank(input.id)),
-  comparisons: publicProcedure.query(({ ctx }) =>
-    listComparisons(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+    .query(({ input, ctx }) => getBank(ctx.db, input.id)),
+  comparisons: viewerProcedure.query(({ ctx }) =>
+    listComparisons(ctx.db, ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
   ),
-  comparison: publicProcedure
+  comparison: viewerProcedure
+    .use(owns('comparison', 'id'))
     .input(z.object({ id: z.string().min(1) }))
-    .query(({ input }) => getComparison(input.id)),
+    .query(({ input, ctx }) => getComparison(ctx.db, input.id)),
   /** Runs a comparison now (small N: seconds) and returns its id. */
-  compare: publicProcedure
+  compare: researcherProcedure
     .input(
       CompareInputSchema.pick({
         bridge: true,
@@ -36,10 +38,10 @@ export const skillsRouter = router({
       }),
     )
     .mutation(async ({ input, ctx }) => {
-      const r = await compareSkillSources({
+      const r = await compareSkillSources(ctx.services.skillDeps(), {
         ...input,
         persist: true,
-        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       });
       return { id: r.id, rows: r.rows };
     }),
@@ -47,7 +49,8 @@ export const skillsRouter = router({
    * A recorded run whose policy gets this bank (bpe(...): its experience store; other policies: the
    * top-k skills retrieved per task). The run stores the bank id in its policy options.
    */
-  launch: publicProcedure
+  launch: researcherProcedure
+    .use(owns('bank', 'bankId'))
     .input(
       z.object({
         bankId: z.string().min(1),
@@ -61,7 +64,7 @@ export const skillsRouter = router({
       }),
     )
     .mutation(({ input, ctx }) =>
-      launchRun({
+      ctx.services.rollouts.launchRun({
         spec: { version: 1, env: { type: 'base', bridge: input.bridge, task: input.taskIds[0] } },
         policy: input.policy,
         taskIds: input.taskIds,
@@ -70,8 +73,8 @@ export const skillsRouter = router({
         maxSteps: input.maxSteps,
         policyOptions: { skillBankId: input.bankId },
         ...(input.rewardParams ? { rewardParams: input.rewardParams } : {}),
-        createdBy: ctx.user.id,
-        ...(ctx.auth?.projectId ? { projectId: ctx.auth.projectId } : {}),
+        createdBy: ctx.actor,
+        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       }),
     ),
 });

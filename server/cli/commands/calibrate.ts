@@ -1,5 +1,4 @@
 import { calibrate } from '../../rigger/calibrate.ts';
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
 import { type Command, flag, intOption, json, stringOption, UsageError } from '../command.ts';
 import { bandOption, designerOption } from './rig.ts';
 
@@ -21,7 +20,7 @@ export const command: Command = {
     'max-iterations': { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, io }) {
+  async run({ values, io, services }) {
     const bridge = stringOption(values, 'bridge');
     const split = stringOption(values, 'split');
     const policy = stringOption(values, 'policy');
@@ -30,8 +29,9 @@ export const command: Command = {
     const band = bandOption(values, 'band');
     const limitText = stringOption(values, 'limit');
     const type = stringOption(values, 'type');
-    try {
+    {
       const r = await calibrate(
+        (await services()).rigDeps(),
         {
           bridge,
           split,
@@ -58,8 +58,6 @@ export const command: Command = {
         );
       }
       return 0;
-    } finally {
-      await closeRolloutResources();
     }
   },
 };

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
-import { exportRun } from '../../rollouts/index.ts';
+import { exportRun } from '../../rollouts/reads.ts';
+import { grpoLines } from '../../skills/grpo.ts';
 import { type Command, stringOption, UsageError } from '../command.ts';
 
 export const command: Command = {
@@ -15,7 +15,7 @@ export const command: Command = {
     'group-size': { type: 'string' },
     reward: { type: 'string' },
   },
-  async run({ values, io }) {
+  async run({ values, io, services }) {
     const runId = stringOption(values, 'run');
     if (!runId) throw new UsageError('--run is required');
     const format = stringOption(values, 'format') ?? 'jsonl';
@@ -24,16 +24,18 @@ export const command: Command = {
     const outPath = stringOption(values, 'out');
     const file = outPath ? createWriteStream(outPath) : undefined;
     try {
+      const { db } = await services();
       let n = 0;
       // GRPO groups live in server/skills/grpo.ts (EvoHarness); this command only writes lines.
       const lines =
         format === 'grpo'
-          ? (await import('../../skills/grpo.ts')).grpoLines(runId, {
+          ? grpoLines(db, runId, {
               groupSize: stringOption(values, 'group-size'),
               reward: stringOption(values, 'reward'),
             })
           : (async function* () {
-              for await (const episode of exportRun(runId)) yield `${JSON.stringify(episode)}\n`;
+              for await (const episode of exportRun(db, runId))
+                yield `${JSON.stringify(episode)}\n`;
             })();
       for await (const line of lines) {
         if (file) {
@@ -50,7 +52,6 @@ export const command: Command = {
       return 0;
     } finally {
       file?.destroy();
-      await closeRolloutResources();
     }
   },
 };

@@ -2,11 +2,11 @@
 // flag errors. Rollouts run on the test thread against an in-memory database.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { withRigDb } from '../../rigger/testing/setup.ts';
+import { withRigServices } from '../../rigger/testing/setup.ts';
 import type { CliIO } from '../command.ts';
 import { main } from '../main.ts';
 
-withRigDb();
+const env = withRigServices();
 
 async function run(argv: string[]) {
   let out = '';
@@ -21,7 +21,11 @@ async function run(argv: string[]) {
     input: new PassThrough(),
     output: new PassThrough(),
   };
-  const code = await main(argv, io);
+  // The command uses the test's services; they outlive the command (no close).
+  const services = env().services;
+  const code = await main(argv, io, {
+    compose: async () => ({ ...services, close: async () => {} }),
+  });
   return { code, out, err };
 }
 

@@ -1,9 +1,7 @@
 import { getPolicy } from '../../policies/index.ts';
 import { DESIGNERS, type DesignerName } from '../../rigger/designers/index.ts';
 import { type RigResult, runRig } from '../../rigger/loop.ts';
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
-import { defaultEngine, inProcessExecutor } from '../../rollouts/default-engine.ts';
-import { rolloutEngine, setRolloutEngine } from '../../rollouts/engine.ts';
+import { inProcessEngine } from '../../rollouts/default-engine.ts';
 import {
   type Command,
   flag,
@@ -105,7 +103,7 @@ export const command: Command = {
     seed: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, io }) {
+  async run({ values, io, services }) {
     const task = stringOption(values, 'task');
     if (!task?.includes(':')) throw new UsageError('--task bridge:task is required');
     const policy = stringOption(values, 'policy');
@@ -118,13 +116,11 @@ export const command: Command = {
     // A one-shot CLI rig of a scripted policy with the heuristic designer plays its episodes on this
     // thread: the hook code is the designer's own templates (no LLM-written code to isolate) and a
     // scripted policy is cheap, so the worker pool's start-up was most of a short rig's wall time.
-    const inProcess =
-      designer === 'heuristic' &&
-      getPolicy(policy).descriptor.kind === 'scripted' &&
-      (await rolloutEngine()) === defaultEngine;
-    if (inProcess) setRolloutEngine({ ...defaultEngine, executor: () => inProcessExecutor() });
-    try {
+    const inProcess = designer === 'heuristic' && getPolicy(policy).descriptor.kind === 'scripted';
+    {
+      const { rigDeps } = await services(inProcess ? { engine: inProcessEngine } : {});
       const result = await runRig(
+        rigDeps(),
         {
           task,
           policy,
@@ -149,9 +145,6 @@ export const command: Command = {
         if (result.accepted) io.out(json(result.accepted));
       }
       return result.accepted ? 0 : 1;
-    } finally {
-      await closeRolloutResources();
-      if (inProcess) setRolloutEngine(undefined);
     }
   },
 };

@@ -1,7 +1,17 @@
-import { closeRolloutResources, progressLine } from '../../rollouts/cli-support.ts';
-import { getRunSummary, launchRun, listEpisodes, waitForRun } from '../../rollouts/index.ts';
 import { type Command, flag, intOption, json, stringOption, UsageError } from '../command.ts';
 import { loadSpec } from '../spec-input.ts';
+
+/** The one-line progress bar of a rollout on stderr. */
+export function progressLine(
+  done: number,
+  total: number,
+  counts: { ok: number; fail: number; err: number },
+): string {
+  const width = 30;
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+  return `\r[${bar}] ${done}/${total}  success ${counts.ok}  failure ${counts.fail}  error ${counts.err}`;
+}
 
 export const command: Command = {
   name: 'rollout',
@@ -21,7 +31,7 @@ export const command: Command = {
     'skill-bank': { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, io }) {
+  async run({ values, io, services }) {
     const spec = loadSpec(stringOption(values, 'spec'));
     const policy = stringOption(values, 'policy');
     if (!policy) throw new UsageError('--policy is required (see harness policies)');
@@ -39,8 +49,9 @@ export const command: Command = {
     const asJson = flag(values, 'json');
     // EvoHarness: the run's policy gets this skill bank (bpe: its experience store).
     const skillBank = stringOption(values, 'skill-bank');
-    try {
-      const { runId } = await launchRun({
+    {
+      const { rollouts } = await services();
+      const { runId } = await rollouts.launchRun({
         spec,
         policy,
         k,
@@ -53,7 +64,7 @@ export const command: Command = {
         ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
         ...(skillBank ? { policyOptions: { skillBankId: skillBank } } : {}),
       });
-      const initial = await getRunSummary(runId);
+      const initial = await rollouts.getRunSummary(runId);
       if (!asJson) {
         io.err(`run ${runId}: ${initial.episodesTotal} episodes on ${initial.queue}\n`);
         if (initial.queue === 'bullmq')
@@ -61,7 +72,7 @@ export const command: Command = {
       }
       const counts = { ok: 0, fail: 0, err: 0 };
       let done = 0;
-      const summary = await waitForRun(runId, {
+      const summary = await rollouts.waitForRun(runId, {
         onEvent: (e) => {
           if (e.type !== 'episode_ended' || asJson) return;
           const outcome = (e.payload as { outcome?: string }).outcome;
@@ -76,7 +87,7 @@ export const command: Command = {
       const episodes = [];
       let cursor: number | undefined;
       do {
-        const page = await listEpisodes(runId, {
+        const page = await rollouts.listEpisodes(runId, {
           limit: 1000,
           ...(cursor !== undefined ? { cursor } : {}),
         });
@@ -127,8 +138,6 @@ export const command: Command = {
         io.out(`run ${runId}\n`);
       }
       return 0;
-    } finally {
-      await closeRolloutResources();
     }
   },
 };

@@ -1,5 +1,3 @@
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
-import { listRuns } from '../../rollouts/index.ts';
 import { type Command, flag, intOption, json, stringOption } from '../command.ts';
 
 export const command: Command = {
@@ -7,10 +5,10 @@ export const command: Command = {
   summary: 'List recorded runs, newest first.',
   usage: 'harness runs [--limit N] [--status S] [--json]',
   options: { limit: { type: 'string' }, status: { type: 'string' }, json: { type: 'boolean' } },
-  async run({ values, io }) {
-    try {
+  async run({ values, io, services }) {
+    {
       const status = stringOption(values, 'status');
-      const { items } = await listRuns({
+      const { items } = await (await services()).rollouts.listRuns({
         limit: intOption(values, 'limit', 50),
         ...(status ? { status } : {}),
       });
@@ -25,8 +23,6 @@ export const command: Command = {
       }
       io.out(`${items.length} run${items.length === 1 ? '' : 's'}\n`);
       return 0;
-    } finally {
-      await closeRolloutResources();
     }
   },
 };

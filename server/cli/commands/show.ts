@@ -1,5 +1,3 @@
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
-import { getRunSummary, listEpisodes } from '../../rollouts/index.ts';
 import { type Command, flag, json } from '../command.ts';
 
 export const command: Command = {
@@ -8,14 +6,15 @@ export const command: Command = {
   usage: 'harness show <runId> [--json]',
   options: { json: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: '<runId>' },
-  async run({ values, positionals, io }) {
-    try {
+  async run({ values, positionals, io, services }) {
+    {
+      const { rollouts } = await services();
       const runId = positionals[0]!;
-      const summary = await getRunSummary(runId);
+      const summary = await rollouts.getRunSummary(runId);
       const episodes = [];
       let cursor: number | undefined;
       do {
-        const page = await listEpisodes(runId, {
+        const page = await rollouts.listEpisodes(runId, {
           limit: 1000,
           ...(cursor !== undefined ? { cursor } : {}),
         });
@@ -39,8 +38,6 @@ export const command: Command = {
         );
       }
       return 0;
-    } finally {
-      await closeRolloutResources();
     }
   },
 };

@@ -1,7 +1,22 @@
 // `harness skills compare|extract|list|show`: the EvoHarness skill bank and the skill-source comparison.
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import { runAblation } from '../../skills/ablation.ts';
 import { type CompareResult, compareSkillSources } from '../../skills/compare.ts';
-import { type Command, flag, intOption, json, stringOption, UsageError } from '../command.ts';
+import {
+  consolidateBankFromRun,
+  extractBankFromRun,
+  getBank,
+  listBanks,
+} from '../../skills/service.ts';
+import {
+  type Command,
+  type CommandContext,
+  flag,
+  intOption,
+  json,
+  type OptionValues,
+  stringOption,
+  UsageError,
+} from '../command.ts';
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
@@ -57,157 +72,167 @@ export const command: Command = {
     name: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, io }) {
-    const sub = positionals[0];
-    const asJson = flag(values, 'json');
-    const extractor = stringOption(values, 'extractor') ?? 'heuristic';
-    if (extractor !== 'heuristic' && extractor !== 'llm')
-      throw new UsageError(`--extractor must be heuristic or llm, got '${extractor}'`);
-    try {
-      if (sub === 'compare') {
-        const bridge = stringOption(values, 'bridge');
-        const policy = stringOption(values, 'policy');
-        if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
-        const envharness = stringOption(values, 'envharness') ?? 'templates';
-        if (envharness !== 'templates' && envharness !== 'rigger')
-          throw new UsageError(`--envharness must be templates or rigger, got '${envharness}'`);
-        const bandText = stringOption(values, 'band');
-        const band = bandText?.split(',').map((x) => Number(x.trim()));
-        if (
-          band &&
-          (band.length !== 2 ||
-            band.some((x) => !(x >= 0 && x <= 1)) ||
-            (band[0] ?? 0) > (band[1] ?? 0))
-        )
-          throw new UsageError(`--band must be lo,hi within [0, 1], got '${bandText}'`);
-        const r = await compareSkillSources(
-          {
-            validateK: intOption(values, 'validate-k', 4),
-            ...(band ? { band: [band[0] ?? 0, band[1] ?? 1] as [number, number] } : {}),
-            bridge,
-            policy,
-            trainSplit: stringOption(values, 'train-split') ?? 'train',
-            evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
-            envs: intOption(values, 'envs', 8),
-            evalEnvs: intOption(values, 'eval-envs', 24),
-            seed: intOption(values, 'seed', 0),
-            maxSteps: intOption(values, 'max-steps', 50),
-            extractor,
-            envharness,
-            persist: !flag(values, 'no-persist'),
-          },
-          { onProgress: (t) => (asJson ? undefined : io.err(`${t}\n`)) },
-        );
-        if (asJson)
-          io.out(
-            json({
-              id: r.id,
-              rows: r.rows,
-              trainTasks: r.trainTasks,
-              evalTasks: r.evalTasks,
-              envharness: r.envharness,
-              durationMs: r.durationMs,
-            }),
-          );
-        else {
-          io.out(compareTable(r));
-          if (r.id) io.out(`comparison ${r.id} (${(r.durationMs / 1000).toFixed(1)} s)\n`);
-        }
-        return 0;
-      }
-      if (sub === 'ablate') {
-        const bridge = stringOption(values, 'bridge');
-        const policy = stringOption(values, 'policy');
-        if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
-        const { runAblation } = await import('../../skills/ablation.ts');
-        const r = await runAblation(
-          {
-            bridge,
-            policy,
-            trainSplit: stringOption(values, 'train-split') ?? 'train',
-            evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
-            trainEnvs: intOption(values, 'train-envs', 24),
-            evalEnvs: intOption(values, 'eval-envs', 0),
-            seed: intOption(values, 'seed', 0),
-            maxSteps: intOption(values, 'max-steps', 50),
-          },
-          (t) => (asJson ? undefined : io.err(`${t}\n`)),
-        );
-        if (asJson) io.out(json(r));
-        else {
-          const types = [...new Set(r.rows.flatMap((row) => Object.keys(row.perType)))].sort();
-          io.out(`${['variant'.padEnd(16), 'success', 'steps', 'meta/ep', ...types].join('  ')}\n`);
-          for (const row of r.rows) {
-            io.out(
-              `${[
-                row.variant.padEnd(16),
-                pct(row.successRate).padStart(7),
-                row.meanSteps.toFixed(1).padStart(5),
-                row.metaSteps.toFixed(1).padStart(7),
-                ...types.map((t) => pct(row.perType[t]?.rate ?? 0).padStart(t.length)),
-              ].join('  ')}\n`,
-            );
-          }
-        }
-        return 0;
-      }
-      if (sub === 'extract') {
-        const runId = stringOption(values, 'run');
-        if (!runId) throw new UsageError('--run is required');
-        const { extractBankFromRun } = await import('../../skills/service.ts');
-        const name = stringOption(values, 'name');
-        const r = await extractBankFromRun({ runId, extractor, ...(name ? { name } : {}) });
-        io.out(
-          asJson
-            ? json(r)
-            : `bank ${r.bankId}: ${r.skills} skills (${r.edits} edits applied, ${r.rejected} rejected)\n`,
-        );
-        return 0;
-      }
-      if (sub === 'consolidate') {
-        const runId = stringOption(values, 'run');
-        const bankId = stringOption(values, 'bank');
-        if (!runId || !bankId) throw new UsageError('--bank and --run are required');
-        const { consolidateBankFromRun } = await import('../../skills/service.ts');
-        const r = await consolidateBankFromRun({ bankId, runId, extractor });
-        if (asJson) io.out(json(r));
-        else {
-          io.out(
-            `bank ${bankId}: ${r.applied} edits applied, ${r.rejected.length} rejected, ${r.skills} skills\n`,
-          );
-          for (const x of r.rejected) io.out(`  rejected: ${x.reason}\n`);
-        }
-        return 0;
-      }
-      if (sub === 'list') {
-        const { listBanks } = await import('../../skills/service.ts');
-        const banks = await listBanks();
-        if (asJson) io.out(json(banks));
-        else
-          for (const b of banks)
-            io.out(
-              `${b.id}  ${b.source.padEnd(10)} ${String(b.skills).padStart(3)} skills  ${b.name}\n`,
-            );
-        return 0;
-      }
-      if (sub === 'show') {
-        const id = positionals[1];
-        if (!id) throw new UsageError('harness skills show <bankId>');
-        const { getBank } = await import('../../skills/service.ts');
-        const b = await getBank(id);
-        if (asJson) io.out(json(b));
-        else {
-          io.out(`${b.bank.name} (${b.bank.source}, ${b.skills.length} skills)\n`);
-          for (const s of b.skills)
-            io.out(
-              `[${s.category}] ${s.title} (uses ${s.uses}, ${s.sourceEpisodeIds.length} episodes)\n  ${s.content}\n`,
-            );
-        }
-        return 0;
-      }
-      throw new UsageError(`unknown subcommand '${sub}' (compare, extract, list, show)`);
-    } finally {
-      await closeRolloutResources();
+  async run(ctx) {
+    const sub = ctx.positionals[0];
+    const handler = SUBCOMMANDS[sub ?? ''];
+    if (!handler) {
+      throw new UsageError(`unknown subcommand '${sub}' (${Object.keys(SUBCOMMANDS).join(', ')})`);
     }
+    return handler(ctx, {
+      asJson: flag(ctx.values, 'json'),
+      extractor: extractorOption(ctx.values),
+    });
   },
 };
+
+type Extractor = 'heuristic' | 'llm';
+type Sub = (ctx: CommandContext, o: { asJson: boolean; extractor: Extractor }) => Promise<number>;
+
+function extractorOption(values: OptionValues): Extractor {
+  const extractor = stringOption(values, 'extractor') ?? 'heuristic';
+  if (extractor !== 'heuristic' && extractor !== 'llm')
+    throw new UsageError(`--extractor must be heuristic or llm, got '${extractor}'`);
+  return extractor;
+}
+
+function bandOf(values: OptionValues): [number, number] | undefined {
+  const bandText = stringOption(values, 'band');
+  const band = bandText?.split(',').map((x) => Number(x.trim()));
+  if (!band) return undefined;
+  if (band.length !== 2 || band.some((x) => !(x >= 0 && x <= 1)) || (band[0] ?? 0) > (band[1] ?? 0))
+    throw new UsageError(`--band must be lo,hi within [0, 1], got '${bandText}'`);
+  return [band[0] ?? 0, band[1] ?? 1];
+}
+
+const compare: Sub = async ({ values, io, services }, { asJson, extractor }) => {
+  const bridge = stringOption(values, 'bridge');
+  const policy = stringOption(values, 'policy');
+  if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
+  const envharness = stringOption(values, 'envharness') ?? 'templates';
+  if (envharness !== 'templates' && envharness !== 'rigger')
+    throw new UsageError(`--envharness must be templates or rigger, got '${envharness}'`);
+  const band = bandOf(values);
+  const persist = !flag(values, 'no-persist');
+  const onProgress = (t: string) => (asJson ? undefined : io.err(`${t}\n`));
+  // Only a persisted comparison (or one that runs EnvRigger) needs the database.
+  const deps =
+    persist || envharness === 'rigger'
+      ? (await services()).skillDeps({ onProgress })
+      : { onProgress };
+  const r = await compareSkillSources(deps, {
+    validateK: intOption(values, 'validate-k', 4),
+    ...(band ? { band } : {}),
+    bridge,
+    policy,
+    trainSplit: stringOption(values, 'train-split') ?? 'train',
+    evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
+    envs: intOption(values, 'envs', 8),
+    evalEnvs: intOption(values, 'eval-envs', 24),
+    seed: intOption(values, 'seed', 0),
+    maxSteps: intOption(values, 'max-steps', 50),
+    extractor,
+    envharness,
+    persist,
+  });
+  if (asJson) {
+    const { id, rows, trainTasks, evalTasks, envharness: envs, durationMs } = r;
+    io.out(json({ id, rows, trainTasks, evalTasks, envharness: envs, durationMs }));
+  } else {
+    io.out(compareTable(r));
+    if (r.id) io.out(`comparison ${r.id} (${(r.durationMs / 1000).toFixed(1)} s)\n`);
+  }
+  return 0;
+};
+
+const ablate: Sub = async ({ values, io }, { asJson }) => {
+  const bridge = stringOption(values, 'bridge');
+  const policy = stringOption(values, 'policy');
+  if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
+  const r = await runAblation(
+    {
+      bridge,
+      policy,
+      trainSplit: stringOption(values, 'train-split') ?? 'train',
+      evalSplit: stringOption(values, 'eval-split') ?? 'eval_unseen',
+      trainEnvs: intOption(values, 'train-envs', 24),
+      evalEnvs: intOption(values, 'eval-envs', 0),
+      seed: intOption(values, 'seed', 0),
+      maxSteps: intOption(values, 'max-steps', 50),
+    },
+    (t) => (asJson ? undefined : io.err(`${t}\n`)),
+  );
+  if (asJson) {
+    io.out(json(r));
+    return 0;
+  }
+  const types = [...new Set(r.rows.flatMap((row) => Object.keys(row.perType)))].sort();
+  io.out(`${['variant'.padEnd(16), 'success', 'steps', 'meta/ep', ...types].join('  ')}\n`);
+  for (const row of r.rows) {
+    io.out(
+      `${[
+        row.variant.padEnd(16),
+        pct(row.successRate).padStart(7),
+        row.meanSteps.toFixed(1).padStart(5),
+        row.metaSteps.toFixed(1).padStart(7),
+        ...types.map((t) => pct(row.perType[t]?.rate ?? 0).padStart(t.length)),
+      ].join('  ')}\n`,
+    );
+  }
+  return 0;
+};
+
+const extract: Sub = async ({ values, io, services }, { asJson, extractor }) => {
+  const runId = stringOption(values, 'run');
+  if (!runId) throw new UsageError('--run is required');
+  const name = stringOption(values, 'name');
+  const { db } = await services();
+  const r = await extractBankFromRun(db, { runId, extractor, ...(name ? { name } : {}) });
+  io.out(
+    asJson
+      ? json(r)
+      : `bank ${r.bankId}: ${r.skills} skills (${r.edits} edits applied, ${r.rejected} rejected)\n`,
+  );
+  return 0;
+};
+
+const consolidate: Sub = async ({ values, io, services }, { asJson, extractor }) => {
+  const runId = stringOption(values, 'run');
+  const bankId = stringOption(values, 'bank');
+  if (!runId || !bankId) throw new UsageError('--bank and --run are required');
+  const { db } = await services();
+  const r = await consolidateBankFromRun(db, { bankId, runId, extractor });
+  if (asJson) io.out(json(r));
+  else {
+    io.out(
+      `bank ${bankId}: ${r.applied} edits applied, ${r.rejected.length} rejected, ${r.skills} skills\n`,
+    );
+    for (const x of r.rejected) io.out(`  rejected: ${x.reason}\n`);
+  }
+  return 0;
+};
+
+const list: Sub = async ({ io, services }, { asJson }) => {
+  const banks = await listBanks((await services()).db);
+  if (asJson) io.out(json(banks));
+  else
+    for (const b of banks)
+      io.out(`${b.id}  ${b.source.padEnd(10)} ${String(b.skills).padStart(3)} skills  ${b.name}\n`);
+  return 0;
+};
+
+const show: Sub = async ({ positionals, io, services }, { asJson }) => {
+  const id = positionals[1];
+  if (!id) throw new UsageError('harness skills show <bankId>');
+  const b = await getBank((await services()).db, id);
+  if (asJson) io.out(json(b));
+  else {
+    io.out(`${b.bank.name} (${b.bank.source}, ${b.skills.length} skills)\n`);
+    for (const s of b.skills)
+      io.out(
+        `[${s.category}] ${s.title} (uses ${s.uses}, ${s.sourceEpisodeIds.length} episodes)\n  ${s.content}\n`,
+      );
+  }
+  return 0;
+};
+
+const SUBCOMMANDS: Record<string, Sub> = { compare, ablate, extract, consolidate, list, show };

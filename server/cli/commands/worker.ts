@@ -1,8 +1,7 @@
-import { config } from '../../config.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { setEpisodeQueueName, startEpisodeWorker } from '../../rollouts/bullmq.ts';
-import { closeRolloutResources } from '../../rollouts/cli-support.ts';
+import { startEpisodeWorker } from '../../rollouts/bullmq.ts';
 import { inProcessExecutor, poolExecutor } from '../../rollouts/default-engine.ts';
+import { skillBankOptions } from '../../skills/run-options.ts';
 import { type Command, flag, intOption, stringOption } from '../command.ts';
 
 export const command: Command = {
@@ -18,16 +17,22 @@ export const command: Command = {
     'stalled-ms': { type: 'string' },
     'queue-name': { type: 'string' },
   },
-  async run({ values, io }) {
-    if (!config().REDIS_URL)
+  async run({ values, io, config, services }) {
+    const redisUrl = config.REDIS_URL;
+    if (!redisUrl)
       throw new InvalidInputError(
         'harness worker needs REDIS_URL (and DATABASE_URL shared with the launcher)',
       );
-    const concurrency = intOption(values, 'concurrency', config().ROLLOUT_CONCURRENCY);
+    const concurrency = intOption(values, 'concurrency', config.ROLLOUT_CONCURRENCY);
     const queueName = stringOption(values, 'queue-name');
-    if (queueName) setEpisodeQueueName(queueName);
     const lockMs = intOption(values, 'lock-ms', 30_000);
+    const { db, events } = await services();
     const worker = startEpisodeWorker({
+      db,
+      events,
+      policyOptions: skillBankOptions(db),
+      redisUrl,
+      ...(queueName ? { queueName } : {}),
       concurrency,
       executor: flag(values, 'inline') ? inProcessExecutor() : poolExecutor(concurrency),
       lockDurationMs: lockMs,
@@ -41,7 +46,6 @@ export const command: Command = {
     });
     io.err(`worker ${worker.id} stopping\n`);
     await worker.close();
-    await closeRolloutResources();
     return 0;
   },
 };

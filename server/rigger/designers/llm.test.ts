@@ -8,10 +8,11 @@ import {
   startFakeOpenAI,
 } from '../../policies/testing/fake-openai.ts';
 import { runRig } from '../loop.ts';
-import { withRigDb } from '../testing/setup.ts';
+import { withRigServices } from '../testing/setup.ts';
 import { LlmDesigner } from './llm.ts';
 
-const db = withRigDb();
+const env = withRigServices();
+const db = () => env().db;
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
   await fake?.close();
@@ -44,7 +45,7 @@ describe('LLM designer', { timeout: 90_000 }, () => {
   it('runs Observe -> Diagnose -> Write -> Validate through forced tool calls', async () => {
     // A candidate known to land in the band on this scene, written by the offline designer, is what the
     // scripted "model" proposes once its first (broken) proposal comes back with a compile error.
-    const reference = await runRig({ task: TASK, policy: POLICY });
+    const reference = await runRig(env().services.rigDeps(), { task: TASK, policy: POLICY });
     expect(reference.accepted).not.toBeNull();
     if (!reference.accepted) throw new Error('no reference candidate');
     const good = parts(reference.accepted.env);
@@ -105,7 +106,11 @@ describe('LLM designer', { timeout: 90_000 }, () => {
       apiKey: 'test',
       maxRetries: 0,
     });
-    const r = await runRig({ task: TASK, policy: POLICY, designer: 'llm' }, { designer });
+    const r = await runRig(
+      env().services.rigDeps(),
+      { task: TASK, policy: POLICY, designer: 'llm' },
+      { designer },
+    );
 
     expect(r.diagnosis.label).toBe('skips-cleaning');
     // Only citations of real baseline episodes survive.
@@ -158,6 +163,7 @@ describe('LLM designer', { timeout: 90_000 }, () => {
     ]);
     const designer = new LlmDesigner({ baseUrl: fake.url, model: 'm', maxRetries: 0 });
     const r = await runRig(
+      env().services.rigDeps(),
       { task: TASK, policy: POLICY, designer: 'llm', maxIterations: 1 },
       { designer },
     );

@@ -1,29 +1,29 @@
-// Test set-up for EnvRigger: an in-memory database and rollouts in the test's own thread (the worker
-// pool's isolation is the rollout engine's concern and is tested there; here it would only add
-// seconds of worker start-up per file on a shared machine).
+// Test set-up for EnvRigger: composed services on an in-memory database, with rollouts in the
+// test's own thread (the worker pool's isolation is the rollout engine's concern and is tested
+// there; here it would only add seconds of worker start-up per file on a shared machine).
 import { afterAll, beforeAll } from 'vitest';
-import type { PrismaClient } from '../../db/generated/client.ts';
+import type { Services } from '../../compose.ts';
 import { type DbHandle, openDb } from '../../db/index.ts';
-import { setRolloutDb } from '../../rollouts/db.ts';
-import { inProcessExecutor, validateRun } from '../../rollouts/default-engine.ts';
-import { setRolloutEngine } from '../../rollouts/engine.ts';
-import { closeRollouts } from '../../rollouts/service.ts';
+import { testServices } from '../../testing/services.ts';
 
-export function withRigDb(): () => PrismaClient {
+export interface RigTestEnv {
+  services: Services;
+  db: Services['db'];
+}
+
+export function withRigServices(): () => RigTestEnv {
   let handle: DbHandle | undefined;
+  let services: Services | undefined;
   beforeAll(async () => {
     handle = await openDb({ kind: 'pglite', memory: true });
-    setRolloutDb(handle.db);
-    setRolloutEngine({ validate: validateRun, executor: () => inProcessExecutor() });
+    services = await testServices(handle);
   });
   afterAll(async () => {
-    await closeRollouts();
-    setRolloutEngine(undefined);
-    setRolloutDb(undefined);
+    await services?.close();
     await handle?.close();
   });
   return () => {
-    if (!handle) throw new Error('withRigDb: only inside tests');
-    return handle.db;
+    if (!services) throw new Error('withRigServices: only inside tests');
+    return { services, db: services.db };
   };
 }

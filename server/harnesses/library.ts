@@ -1,14 +1,15 @@
-// The harness library's writes, shared by the harnesses router (the editor) and EnvRigger (a
-// person approving a candidate): a harness filed under a task with its first immutable version, a
-// further version, and a person's decision on a version (which also sets the harness's status).
-import type { PrismaClient } from '../db/generated/client.ts';
-import { createHarnessVersion } from '../db/queries.ts';
+// The harness library: named harnesses filed under a task, their immutable versions, and people's
+// decisions. Shared by the harnesses router (the editor) and EnvRigger (a person approving a
+// candidate): a harness with its first version, a further version, a decision on a version (which
+// also sets the harness's status), and the reads the studio's pages make.
+import type { Db } from '../db/index.ts';
+import { createHarnessVersion, harnessVersionSelect } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { firstBase } from '../rollouts/episode.ts';
 
 export async function createHarnessWithVersion(
-  db: PrismaClient,
+  db: Db,
   input: {
     name: string;
     spec: HarnessSpec;
@@ -43,7 +44,7 @@ export async function createHarnessWithVersion(
 }
 
 export async function saveHarnessVersion(
-  db: PrismaClient,
+  db: Db,
   input: { harnessId: string; name: string; spec: HarnessSpec; note?: string; createdBy: string },
 ) {
   const exists = await db.harness.findUnique({
@@ -66,7 +67,7 @@ export async function saveHarnessVersion(
  * latest decision. `candidateId` links the same record to the EnvRigger candidate it came from.
  */
 export async function decideHarnessVersion(
-  db: PrismaClient,
+  db: Db,
   input: {
     harnessVersionId: string;
     decision: 'approve' | 'reject';
@@ -97,4 +98,80 @@ export async function decideHarnessVersion(
     }),
   ]);
   return { ...approval, harnessId: version.harnessId };
+}
+
+export function listHarnesses(
+  db: Db,
+  o: { projectId?: string | null; bridge?: string | undefined; task?: string | undefined },
+) {
+  return db.harness.findMany({
+    where: {
+      // Team mode: only the active project's harnesses.
+      ...(o.projectId ? { projectId: o.projectId } : {}),
+      ...(o.bridge ? { bridge: o.bridge } : {}),
+      ...(o.task ? { taskId: o.task } : {}),
+    },
+    orderBy: { updatedAt: 'desc' },
+    take: 200,
+    select: {
+      id: true,
+      name: true,
+      bridge: true,
+      taskId: true,
+      status: true,
+      description: true,
+      createdAt: true,
+      updatedAt: true,
+      versions: {
+        orderBy: { version: 'desc' },
+        take: 1,
+        select: { id: true, version: true, name: true },
+      },
+      _count: { select: { versions: true } },
+    },
+  });
+}
+
+/** A harness with every version, the runs made of each, and the decisions on each. */
+export async function getHarness(db: Db, id: string) {
+  const harness = await db.harness.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      name: true,
+      bridge: true,
+      taskId: true,
+      status: true,
+      description: true,
+      createdAt: true,
+      versions: {
+        orderBy: { version: 'asc' },
+        select: {
+          ...harnessVersionSelect,
+          runs: {
+            orderBy: { createdAt: 'desc' },
+            select: { id: true, kind: true, status: true, policy: true, createdAt: true },
+          },
+          approvals: {
+            orderBy: { at: 'desc' },
+            select: { id: true, decision: true, reason: true, by: true, at: true },
+          },
+        },
+      },
+    },
+  });
+  if (!harness) throw new NotFoundError(`harness '${id}' not found`);
+  return harness;
+}
+
+export async function getHarnessVersion(db: Db, id: string) {
+  const v = await db.harnessVersion.findUnique({
+    where: { id },
+    select: {
+      ...harnessVersionSelect,
+      harness: { select: { id: true, name: true, bridge: true, taskId: true, status: true } },
+    },
+  });
+  if (!v) throw new NotFoundError(`harness version '${id}' not found`);
+  return v;
 }

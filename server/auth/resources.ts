@@ -1,0 +1,88 @@
+// Which project a resource belongs to, and whether a share link covers it: what the tRPC resource
+// guards (server/api/trpc.ts) check for a procedure that names a run, an episode, a harness …
+import type { Db } from '../db/index.ts';
+import type { SharePayload } from './tokens.ts';
+
+export type ResourceKind =
+  | 'run'
+  | 'episode'
+  | 'harness'
+  | 'harnessVersion'
+  | 'rig'
+  | 'candidate'
+  | 'bank'
+  | 'comparison'
+  | 'project';
+
+export interface ResourceRef {
+  kind: ResourceKind;
+  id: string;
+}
+
+/** The resource's project: a project id, null (made before team mode: shared), undefined (absent). */
+export async function projectOf(db: Db, r: ResourceRef): Promise<string | null | undefined> {
+  const id = r.id;
+  switch (r.kind) {
+    case 'project':
+      return id;
+    case 'run':
+      return (await db.run.findUnique({ where: { id }, select: { projectId: true } }))?.projectId;
+    case 'episode':
+      return (
+        await db.episode.findUnique({
+          where: { id },
+          select: { run: { select: { projectId: true } } },
+        })
+      )?.run.projectId;
+    case 'harness':
+      return (await db.harness.findUnique({ where: { id }, select: { projectId: true } }))
+        ?.projectId;
+    case 'harnessVersion':
+      return (
+        await db.harnessVersion.findUnique({
+          where: { id },
+          select: { harness: { select: { projectId: true } } },
+        })
+      )?.harness.projectId;
+    case 'rig':
+      return (await db.rig.findUnique({ where: { id }, select: { projectId: true } }))?.projectId;
+    case 'candidate':
+      return (
+        await db.candidate.findUnique({
+          where: { id },
+          select: { rig: { select: { projectId: true } } },
+        })
+      )?.rig.projectId;
+    case 'bank':
+      return (await db.skillBank.findUnique({ where: { id }, select: { projectId: true } }))
+        ?.projectId;
+    case 'comparison':
+      return (await db.comparison.findUnique({ where: { id }, select: { projectId: true } }))
+        ?.projectId;
+  }
+}
+
+/** The run an episode belongs to (share links name runs; trajectories are episodes). */
+async function runOfEpisode(db: Db, episodeId: string): Promise<string | undefined> {
+  return (await db.episode.findUnique({ where: { id: episodeId }, select: { runId: true } }))
+    ?.runId;
+}
+
+export async function shareCovers(db: Db, share: SharePayload, r: ResourceRef): Promise<boolean> {
+  switch (share.kind) {
+    case 'run':
+    case 'comparison':
+      if (r.kind === 'run') return share.ids.includes(r.id);
+      if (r.kind === 'episode') return share.ids.includes((await runOfEpisode(db, r.id)) ?? '');
+      return false;
+    case 'trajectory':
+      if (r.kind === 'episode') return share.ids.includes(r.id);
+      // The trajectory page shows its run's header.
+      if (r.kind === 'run') {
+        for (const ep of share.ids) if ((await runOfEpisode(db, ep)) === r.id) return true;
+      }
+      return false;
+    case 'harnessVersion':
+      return r.kind === 'harnessVersion' && share.ids.includes(r.id);
+  }
+}

@@ -1,0 +1,90 @@
+// The bridges and their tasks as the studio and the CLI list them. Task lists are generated
+// (toy24: 1,362 quadruples; household: seeded scenes) and never change while the process runs, so
+// one listing per bridge is kept.
+import { z } from 'zod';
+import type { Bridge, TaskInfo } from '../bridges/core/types.ts';
+import './bridges.ts';
+import { bridgeNames, getBridge, listBridges } from '../bridges/index.ts';
+import { NotFoundError } from './errors.ts';
+
+export const TaskListInputSchema = z.object({
+  bridge: z.string().min(1),
+  split: z.string().optional(),
+  type: z.string().optional(),
+  text: z.string().max(200).optional(),
+  cursor: z.number().int().min(0).nullish(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type TaskListInput = z.output<typeof TaskListInputSchema>;
+
+/** A bridge by name, or a NotFoundError that lists what exists. */
+export async function requireBridge(name: string): Promise<Bridge> {
+  const bridge = await getBridge(name);
+  if (!bridge) {
+    throw new NotFoundError(
+      `unknown bridge '${name}' (known: ${bridgeNames().join(', ') || 'none'})`,
+    );
+  }
+  return bridge;
+}
+
+export class Catalogue {
+  private readonly taskCache = new Map<string, Promise<TaskInfo[]>>();
+
+  private allTasks(bridge: Bridge): Promise<TaskInfo[]> {
+    let tasks = this.taskCache.get(bridge.name);
+    if (!tasks) {
+      tasks = bridge.listTasks();
+      this.taskCache.set(bridge.name, tasks);
+    }
+    return tasks;
+  }
+
+  /** Every bridge that loads, with its task counts, types and tools. */
+  async bridges() {
+    const bridges = await listBridges();
+    return Promise.all(
+      bridges.map(async (b) => {
+        const tasks = await this.allTasks(b);
+        return {
+          name: b.name,
+          description: b.description,
+          splits: b.splits,
+          taskCount: tasks.length,
+          types: [...new Set(tasks.map((t) => t.type))].sort(),
+          tools: b.tools().map((t) => t.name),
+        };
+      }),
+    );
+  }
+
+  async tasks(input: TaskListInput) {
+    const bridge = await requireBridge(input.bridge);
+    const text = input.text?.trim().toLowerCase();
+    const matching = (await this.allTasks(bridge)).filter(
+      (t) =>
+        (!input.split || t.split === input.split) &&
+        (!input.type || t.type === input.type) &&
+        (!text || t.id.toLowerCase().includes(text) || t.goal.toLowerCase().includes(text)),
+    );
+    const start = input.cursor ?? 0;
+    const end = start + input.limit;
+    return {
+      items: matching.slice(start, end),
+      total: matching.length,
+      nextCursor: end < matching.length ? end : null,
+    };
+  }
+
+  async task(bridgeName: string, taskId: string) {
+    const bridge = await requireBridge(bridgeName);
+    const task = await bridge.getTask(taskId);
+    if (!task) throw new NotFoundError(`unknown task '${taskId}' for bridge '${bridgeName}'`);
+    return {
+      bridge: { name: bridge.name, description: bridge.description, textTool: bridge.textTool },
+      task,
+      tools: bridge.tools(),
+      stateSchema: bridge.stateSchema(),
+    };
+  }
+}

@@ -1,0 +1,96 @@
+// The composition root: the one place that opens the database and wires the services together —
+// rollouts with their engine, event log and queues; skill banks behind the rollouts' policy-options
+// port; EnvRigger; accounts; the studio's worker pool. The studio (main.ts), the CLI and the BullMQ
+// worker all start here; tests compose with a throw-away database and an in-process engine.
+
+import { StudioPool } from './api/studio-pool.ts';
+import { Accounts, authOptions } from './auth/service.ts';
+import { Catalogue } from './catalogue.ts';
+import { type Config, config as readConfig } from './config.ts';
+import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
+import { PlaySessions } from './play/sessions.ts';
+import type { RigDeps } from './rigger/loop.ts';
+import { runRig } from './rigger/loop.ts';
+import { defaultEngine } from './rollouts/default-engine.ts';
+import type { RolloutEngine } from './rollouts/engine.ts';
+import { RunEvents } from './rollouts/events.ts';
+import { Rollouts } from './rollouts/service.ts';
+import type { CompareDeps } from './skills/compare.ts';
+import { skillBankOptions } from './skills/run-options.ts';
+
+export interface Services {
+  readonly config: Config;
+  readonly db: Db;
+  readonly dbKind: 'pglite' | 'postgres';
+  readonly events: RunEvents;
+  readonly rollouts: Rollouts;
+  readonly accounts: Accounts;
+  readonly catalogue: Catalogue;
+  /** The studio's own engine work (replays, checks, try-it), in a worker thread. */
+  readonly studio: StudioPool;
+  readonly play: PlaySessions;
+  /** What EnvRigger needs (database, rollouts). */
+  rigDeps(): RigDeps;
+  /** What the skill-source comparison needs (a store for what it persists, EnvRigger). */
+  skillDeps(o?: { onProgress?: (text: string) => void }): CompareDeps;
+  /** Releases everything opened here (queues after their running episodes, pools, Redis, database). */
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  config?: Config;
+  /** An open database (tests, benches, migrations tools): used as is and not closed by close(). */
+  db?: DbHandle;
+  /** How episodes run: by default in an isolated worker-thread pool. */
+  engine?: RolloutEngine;
+  /** The BullMQ queue name (tests isolate themselves on their own). */
+  queueName?: string;
+}
+
+export async function composeServices(o: ComposeOptions = {}): Promise<Services> {
+  const cfg = o.config ?? readConfig();
+  const handle = o.db ?? (await openDb(configuredTarget(cfg)));
+  const owned = o.db === undefined;
+  const db = handle.db;
+  const events = new RunEvents(db, cfg.REDIS_URL);
+  const rollouts = new Rollouts({
+    db,
+    dbKind: handle.kind,
+    engine: o.engine ?? defaultEngine,
+    events,
+    policyOptions: skillBankOptions(db),
+    concurrency: cfg.ROLLOUT_CONCURRENCY,
+    ...(cfg.REDIS_URL ? { redisUrl: cfg.REDIS_URL } : {}),
+    ...(o.queueName ? { queueName: o.queueName } : {}),
+  });
+  const studio = new StudioPool();
+  const play = new PlaySessions(studio);
+  const rigDeps: RigDeps = { db, rollouts };
+  let closed = false;
+  return {
+    config: cfg,
+    db,
+    dbKind: handle.kind,
+    events,
+    rollouts,
+    accounts: new Accounts(db, authOptions(cfg)),
+    catalogue: new Catalogue(),
+    studio,
+    play,
+    rigDeps: () => rigDeps,
+    skillDeps: (s = {}) => ({
+      store: { db, events },
+      runRig: (input) => runRig(rigDeps, input),
+      ...(s.onProgress ? { onProgress: s.onProgress } : {}),
+    }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      play.closeAll();
+      await studio.close().catch(() => undefined);
+      await rollouts.close().catch((e: unknown) => console.error('rollouts:', e));
+      await events.close().catch(() => undefined);
+      if (owned) await handle.close().catch((e: unknown) => console.error('db:', e));
+    },
+  };
+}
