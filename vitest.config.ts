@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'bridges/**/*.test.ts',
+      'contracts/**/*.test.ts',
       'server/**/*.test.ts',
       'components/**/*.test.ts',
       'bench/**/*.test.ts',

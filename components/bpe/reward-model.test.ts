@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { costAwareReward } from '../../server/rollouts/reward.ts';
-import { DEFAULT_REWARD_PARAMS } from '../../server/rollouts/types.ts';
+import { costAwareReward } from '../../contracts/reward.ts';
+import { DEFAULT_REWARD_PARAMS } from '../../contracts/runs.ts';
 import { rewardView } from './reward-model.ts';
 
 const act = (command: string) => ({ action: { name: 'act', args: { command } }, invalid: false });

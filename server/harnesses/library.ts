@@ -2,10 +2,12 @@
 // decisions. Shared by the harnesses router (the editor) and EnvRigger (a person approving a
 // candidate): a harness with its first version, a further version, a decision on a version (which
 // also sets the harness's status), and the reads the studio's pages make.
+
+import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
+import { parseColumn } from '../db/json.ts';
 import { createHarnessVersion, harnessVersionSelect } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
 import { firstBase } from '../rollouts/episode.ts';
 
 export async function createHarnessWithVersion(
@@ -40,7 +42,7 @@ export async function createHarnessWithVersion(
     note: input.note ?? '',
     createdBy: input.createdBy,
   });
-  return { harnessId: harness.id, version };
+  return { harnessId: harness.id, version: withSpec(version) };
 }
 
 export async function saveHarnessVersion(
@@ -59,7 +61,7 @@ export async function saveHarnessVersion(
     createdBy: input.createdBy,
   });
   await db.harness.update({ where: { id: input.harnessId }, data: { updatedAt: new Date() } });
-  return version;
+  return withSpec(version);
 }
 
 /**
@@ -161,7 +163,12 @@ export async function getHarness(db: Db, id: string) {
     },
   });
   if (!harness) throw new NotFoundError(`harness '${id}' not found`);
-  return harness;
+  return { ...harness, versions: harness.versions.map(withSpec) };
+}
+
+/** A version row with its spec parsed (the column is JSON). */
+function withSpec<V extends { id: string; spec: unknown }>(v: V): V & { spec: HarnessSpec } {
+  return { ...v, spec: parseColumn(HarnessSpecSchema, v.spec, `HarnessVersion ${v.id} spec`) };
 }
 
 export async function getHarnessVersion(db: Db, id: string) {
@@ -173,5 +180,5 @@ export async function getHarnessVersion(db: Db, id: string) {
     },
   });
   if (!v) throw new NotFoundError(`harness version '${id}' not found`);
-  return v;
+  return withSpec(v);
 }

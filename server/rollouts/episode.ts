@@ -11,8 +11,8 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
 import { kindOf } from '../errors.ts';
-import type { HarnessNode, HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
 import { costAwareReward, MALFORMED_ACTION_NAME, resolveRewardParams } from './reward.ts';
@@ -58,18 +58,7 @@ export function classifyError(error: unknown, origin: 'harness' | 'policy'): Epi
   return out;
 }
 
-/** The first base leaf of a spec: the bridge the policy is told it plays. */
-export function firstBase(node: HarnessNode): { bridge: string; task: string } {
-  switch (node.type) {
-    case 'base':
-      return { bridge: node.bridge, task: node.task };
-    case 'stage':
-    case 'contract':
-      return firstBase(node.env);
-    case 'chain':
-      return firstBase(node.first);
-  }
-}
+export { firstBase };
 
 /** A chain's evaluation carries `leg<i>_success` / `leg<i>_score` metrics (server/harness/chain.ts). */
 export function legVerdictsFromMetrics(evaluation: Evaluation): LegVerdict[] {

@@ -5,44 +5,31 @@
 // and resumable from any id.
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
-import type { Json } from '../../bridges/core/types.ts';
+import { RunEventBodySchema, type RunEventRecord } from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
+import { parseColumn } from '../db/json.ts';
 import { InvalidInputError } from '../errors.ts';
 
-export const RUN_EVENT_TYPES = [
-  'run_started',
-  'episode_started',
-  'episode_ended',
-  'run_progress',
-  'run_completed',
-] as const;
-export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
-
-export interface RunEventRecord {
-  /** Resumable cursor (a decimal bigint). */
-  id: string;
-  runId: string;
-  type: RunEventType;
-  payload: Json;
-  createdAt: string;
-}
-
-export interface NewRunEvent {
-  runId: string;
-  type: RunEventType;
-  payload: Json;
-}
+export {
+  RUN_EVENT_TYPES,
+  type RunEventRecord,
+  type RunEventType,
+} from '../../contracts/runs.ts';
 
 const CHANNEL = 'harness:run-events';
 
 type Row = { id: bigint; runId: string; type: string; payload: unknown; createdAt: Date };
 
 function toRecord(row: Row): RunEventRecord {
+  const body = parseColumn(
+    RunEventBodySchema,
+    { type: row.type, payload: row.payload },
+    `RunEvent ${row.id}`,
+  );
   return {
+    ...body,
     id: row.id.toString(),
     runId: row.runId,
-    type: row.type as RunEventType,
-    payload: row.payload as Json,
     createdAt: row.createdAt.toISOString(),
   };
 }

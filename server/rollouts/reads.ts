@@ -1,8 +1,21 @@
 // Reading runs back: summaries with metrics, lists by cursor, episodes, trajectories page by page,
 // and whole runs for export. Every function takes the database it reads.
-import type { Action, Json } from '../../bridges/core/types.ts';
+import type { Action, Evaluation } from '../../bridges/core/types.ts';
+import { JsonSchemaZ } from '../../contracts/json.ts';
+import {
+  type CostAwareReward,
+  CostAwareRewardSchema,
+  EvaluationSchema,
+  type LegVerdict,
+  LegVerdictsSchema,
+  type RunParams,
+  RunParamsSchema,
+} from '../../contracts/runs.ts';
+import { ActionSchema, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
+import { LayerChangesSchema, StepInfoSchema, type StepRecord } from '../../contracts/steps.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
+import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import {
   episodeListSelect,
   pageEpisodes,
@@ -12,8 +25,6 @@ import {
   type stepSelect,
 } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
-import type { StepRecord } from '../harness/types.ts';
 import { firstBase } from './episode.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 
@@ -27,7 +38,7 @@ export type RunInfo = Omit<RunRow, 'createdAt' | 'startedAt' | 'finishedAt'> & {
 
 export interface RunSummary extends RunInfo {
   spec: HarnessSpec;
-  rewardParams: Json;
+  rewardParams: RunParams;
   metrics: RunMetrics;
   counts: { queued: number; running: number; done: number };
 }
@@ -63,8 +74,8 @@ export async function getRunSummary(db: Db, runId: string): Promise<RunSummary> 
   const { spec, rewardParams, ...info } = run;
   return {
     ...toRunInfo(info),
-    spec: spec as unknown as HarnessSpec,
-    rewardParams: rewardParams as Json,
+    spec: parseColumn(HarnessSpecSchema, spec, `Run ${runId} spec`),
+    rewardParams: parseColumn(RunParamsSchema, rewardParams ?? {}, `Run ${runId} rewardParams`),
     metrics: computeMetrics(episodes.filter((e) => e.status === 'done')),
     counts,
   };
@@ -91,9 +102,9 @@ export type EpisodeInfo = Omit<
   EpisodeRow,
   'startedAt' | 'finishedAt' | 'costReward' | 'evaluation' | 'legVerdicts'
 > & {
-  costReward: Json;
-  evaluation: Json;
-  legVerdicts: Json;
+  costReward: CostAwareReward | null;
+  evaluation: Evaluation | null;
+  legVerdicts: LegVerdict[] | null;
   startedAt: string | null;
   finishedAt: string | null;
 };
@@ -106,11 +117,12 @@ const EPISODE_SELECT = {
 } as const satisfies Prisma.EpisodeSelect;
 
 function toEpisodeInfo(row: EpisodeRow): EpisodeInfo {
+  const where = `Episode ${row.id}`;
   return {
     ...row,
-    costReward: (row.costReward ?? null) as Json,
-    evaluation: (row.evaluation ?? null) as Json,
-    legVerdicts: (row.legVerdicts ?? null) as Json,
+    costReward: parseOptionalColumn(CostAwareRewardSchema, row.costReward, `${where} costReward`),
+    evaluation: parseOptionalColumn(EvaluationSchema, row.evaluation, `${where} evaluation`),
+    legVerdicts: parseOptionalColumn(LegVerdictsSchema, row.legVerdicts, `${where} legVerdicts`),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };
@@ -188,29 +200,39 @@ export async function pageFinishedEpisodes(
   };
 }
 
-type StepRow = Omit<Prisma.StepGetPayload<{ select: typeof stepSelect }>, 'episodeId' | 'attempt'>;
+type StepRow = Omit<Prisma.StepGetPayload<{ select: typeof stepSelect }>, 'attempt'>;
 
+/** A stored step, its JSON columns parsed with the contracts' schemas. */
 export function toStepRecord(row: StepRow): StepRecord {
-  const obs = (text: string, data: unknown) =>
-    data === null || data === undefined ? { text } : { text, data: data as Json };
+  const where = `Step ${row.episodeId}#${row.index}`;
+  const json = (value: unknown, what: string) =>
+    parseColumn(JsonSchemaZ, value, `${where} ${what}`);
+  const obs = (text: string, data: unknown, what: string) =>
+    data === null || data === undefined ? { text } : { text, data: json(data, what) };
   const record: StepRecord = {
     index: row.index,
-    action: row.action as unknown as StepRecord['action'],
-    executedAction: (row.executedAction ?? null) as StepRecord['executedAction'],
+    action: parseColumn(ActionSchema, row.action, `${where} action`),
+    executedAction: parseOptionalColumn(
+      ActionSchema,
+      row.executedAction,
+      `${where} executedAction`,
+    ),
     rawObservation:
-      row.rawObservation === null ? null : obs(row.rawObservation, row.rawObservationData),
-    observation: obs(row.observation, row.observationData),
+      row.rawObservation === null
+        ? null
+        : obs(row.rawObservation, row.rawObservationData, 'rawObservationData'),
+    observation: obs(row.observation, row.observationData, 'observationData'),
     reward: row.reward,
     terminated: row.terminated,
     truncated: row.truncated,
-    info: row.info as unknown as StepRecord['info'],
+    info: parseColumn(StepInfoSchema, row.info, `${where} info`),
     invalid: row.invalid,
-    changes: row.changes as unknown as StepRecord['changes'],
+    changes: parseColumn(LayerChangesSchema, row.changes, `${where} changes`),
   };
   if (row.blocked !== null) record.blocked = row.blocked;
   if (row.leg !== null) record.leg = row.leg;
-  if (row.state !== null && row.state !== undefined) record.state = row.state as Json;
-  if (row.meta !== null && row.meta !== undefined) record.meta = row.meta as Json;
+  if (row.state !== null && row.state !== undefined) record.state = json(row.state, 'state');
+  if (row.meta !== null && row.meta !== undefined) record.meta = json(row.meta, 'meta');
   return record;
 }
 
@@ -316,9 +338,11 @@ export async function episodeActions(
     where: { episodeId, ...(o.through !== undefined ? { index: { lte: o.through } } : {}) },
     orderBy: { index: 'asc' },
     ...(o.limit !== undefined ? { take: o.limit } : {}),
-    select: { action: true },
+    select: { index: true, action: true },
   });
-  return rows.map((r) => r.action as unknown as Action);
+  return rows.map((r) =>
+    parseColumn(ActionSchema, r.action, `Step ${episodeId}#${r.index} action`),
+  );
 }
 
 /** A run as lists show it: the summary without the spec body, plus where it ran. */

@@ -1,11 +1,13 @@
 // A run's episode settings as stored on the Run row, turned into episode inputs.
 import type { Json } from '../../bridges/core/types.ts';
+import { type RunParams, RunParamsSchema } from '../../contracts/runs.ts';
+import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
+import { parseColumn } from '../db/json.ts';
 import type { PolicyOptionsResolver } from './engine.ts';
 import { firstBase } from './episode.ts';
 import type { ClaimedEpisode } from './recorder.ts';
-import type { EpisodeInput, RewardParams } from './types.ts';
+import type { EpisodeInput } from './types.ts';
 
 export interface RunSettings {
   id: string;
@@ -13,11 +15,8 @@ export interface RunSettings {
   policy: string;
   maxSteps: number;
   concurrency: number | null;
-  /** Reward parameters, plus the run's invalid-action loop limit (stored beside them). */
-  rewardParams: Partial<RewardParams> & {
-    invalidLoopLimit?: number;
-    policyOptions?: Record<string, Json>;
-  };
+  /** Reward parameters, plus the run's invalid-action loop limit and policy options. */
+  rewardParams: RunParams;
   /** Per-task policy options (skills retrieved for each task's goal from the run's skill bank). */
   policyOptionsByTask?: Record<string, Record<string, Json>>;
 }
@@ -41,11 +40,11 @@ export async function loadRunSettings(
   });
   const settings: RunSettings = {
     id: run.id,
-    spec: run.spec as unknown as HarnessSpec,
+    spec: parseColumn(HarnessSpecSchema, run.spec, `Run ${runId} spec`),
     policy: run.policy,
     maxSteps: run.maxSteps,
     concurrency: run.concurrency,
-    rewardParams: (run.rewardParams ?? {}) as RunSettings['rewardParams'],
+    rewardParams: parseColumn(RunParamsSchema, run.rewardParams ?? {}, `Run ${runId} rewardParams`),
   };
   const policyOptions = settings.rewardParams.policyOptions;
   if (policyOptions) {

@@ -3,6 +3,7 @@
 // routers, the CLI and the EnvRigger all call one Rollouts instance, built by the composition root
 // (server/compose.ts) with its database, engine, event log and queues.
 import { z } from 'zod';
+import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
@@ -14,17 +15,7 @@ import { LocalQueue } from './local-queue.ts';
 import * as reads from './reads.ts';
 import { DEFAULT_MAX_STEPS } from './types.ts';
 
-export const RewardParamsSchema = z.strictObject({
-  success: z.number(),
-  tMax: z.number().positive(),
-  lambdaEff: z.number(),
-  lambdaDivMax: z.number(),
-  annealUpdates: z.number().int().min(0),
-  update: z.number().int().min(0),
-  lambdaSpam: z.number(),
-  lambdaInv: z.number(),
-  spamCap: z.number().int().min(0),
-});
+export { RewardParamsSchema };
 
 export const LaunchRunInputSchema = z.object({
   /** A HarnessSpec (validated here). */
@@ -57,8 +48,6 @@ export const LaunchRunInputSchema = z.object({
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
 
 export const MAX_EPISODES_PER_RUN = 100_000;
-
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export function parseRunSpec(input: unknown): HarnessSpec {
   const parsed = HarnessSpecSchema.safeParse(input);
@@ -213,7 +202,7 @@ export class Rollouts {
     const last = await this.events.lastId(runId);
     const run = await this.db.run.findUnique({ where: { id: runId }, select: { status: true } });
     if (!run) throw new NotFoundError(`run '${runId}' not found`);
-    if (!FINAL.has(run.status)) {
+    if (!isFinalStatus(run.status)) {
       const from = options.onEvent ? undefined : last;
       for await (const event of this.events.subscribe(runId, from, {
         untilCompleted: true,

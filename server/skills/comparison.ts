@@ -1,10 +1,9 @@
 // The skill-source comparison's input and result shapes (run by compare.ts, stored by store.ts).
 import { z } from 'zod';
+import type { Skill, SkillSource, SourceRow } from '../../contracts/skills.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import type { Skill } from './types.ts';
 
-export const SKILL_SOURCES = ['none', 'original', 'envharness'] as const;
-export type SkillSource = (typeof SKILL_SOURCES)[number];
+export { SKILL_SOURCES, type SkillSource, type SourceRow } from '../../contracts/skills.ts';
 
 export const CompareInputSchema = z.object({
   bridge: z.string().min(1),
@@ -40,22 +39,6 @@ export const CompareInputSchema = z.object({
   projectId: z.string().optional(),
 });
 export type CompareInput = z.input<typeof CompareInputSchema>;
-
-export interface SourceRow {
-  source: SkillSource;
-  bankId: string | null;
-  skills: number;
-  trainEpisodes: number;
-  trainSuccessRate: number | null;
-  n: number;
-  successes: number;
-  successRate: number;
-  interval: [number, number];
-  meanSteps: number;
-  meanStepsSuccess: number | null;
-  perType: Record<string, { n: number; successes: number; meanSteps: number }>;
-  errors: number;
-}
 
 export interface CompareResult {
   id: string | null;

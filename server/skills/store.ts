@@ -1,6 +1,9 @@
 // Persistence of skill banks (SkillBank / Skill / SkillEdit) and comparisons (Comparison).
 import type { Json } from '../../bridges/core/types.ts';
+import { JsonSchemaZ } from '../../contracts/json.ts';
+import { type ComparisonResults, ComparisonResultsSchema } from '../../contracts/skills.ts';
 import type { Db } from '../db/index.ts';
+import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import { NotFoundError } from '../errors.ts';
 import { type EditRecord, SkillBankState } from './bank.ts';
 import type { CompareResult } from './comparison.ts';
@@ -121,7 +124,7 @@ export async function listBanks(db: Db, o: { projectId?: string } = {}): Promise
     name: r.name,
     bridge: r.bridge,
     source: r.source,
-    config: r.config as Json,
+    config: parseColumn(JsonSchemaZ, r.config, `SkillBank ${r.id} config`),
     createdAt: r.createdAt.toISOString(),
     skills: r._count.skills,
   }));
@@ -168,7 +171,7 @@ export async function getBank(
       name: row.name,
       bridge: row.bridge,
       source: row.source,
-      config: row.config as Json,
+      config: parseColumn(JsonSchemaZ, row.config, `SkillBank ${row.id} config`),
       createdAt: row.createdAt.toISOString(),
       skills: skills.length,
     },
@@ -176,8 +179,8 @@ export async function getBank(
     edits: edits.map((e) => ({
       op: e.op as EditRecord['op'],
       skillId: e.skillId,
-      before: (e.before ?? null) as Json,
-      after: (e.after ?? null) as Json,
+      before: parseOptionalColumn(JsonSchemaZ, e.before, `SkillEdit of bank ${id} before`),
+      after: parseOptionalColumn(JsonSchemaZ, e.after, `SkillEdit of bank ${id} after`),
       reason: e.reason,
       at: e.createdAt.toISOString(),
     })),
@@ -222,7 +225,7 @@ export interface ComparisonInfo {
   evalSplit: string;
   envs: number;
   config: Json;
-  results: Json;
+  results: ComparisonResults | null;
   status: string;
   createdAt: string;
 }
@@ -254,8 +257,8 @@ function toCmp(r: {
 }): ComparisonInfo {
   return {
     ...r,
-    config: r.config as Json,
-    results: (r.results ?? null) as Json,
+    config: parseColumn(JsonSchemaZ, r.config, `Comparison ${r.id} config`),
+    results: parseOptionalColumn(ComparisonResultsSchema, r.results, `Comparison ${r.id} results`),
     createdAt: r.createdAt.toISOString(),
   };
 }

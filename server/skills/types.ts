@@ -1,23 +1,14 @@
 // Skill shapes shared by the skill bank, the extractors, the comparison and the bpe experience store.
 // ReasoningBank-style items in the EvoHarness layout (PAPERS.md §2): general skills, task-specific
 // skills, common mistakes, search priors.
-import { z } from 'zod';
+import type { Skill, SkillCategory } from '../../contracts/skills.ts';
 
-export const SKILL_CATEGORIES = ['general', 'task', 'mistake', 'prior'] as const;
-export type SkillCategory = (typeof SKILL_CATEGORIES)[number];
-
-export const SkillSchema = z.object({
-  id: z.string().min(1),
-  category: z.enum(SKILL_CATEGORIES),
-  /** Task type (family) for task-specific skills; null otherwise. */
-  taskType: z.string().nullable().default(null),
-  title: z.string().min(1).max(200),
-  description: z.string().max(1000),
-  content: z.string().min(1).max(4000),
-  sourceEpisodeIds: z.array(z.string()).default([]),
-  uses: z.number().int().min(0).default(0),
-});
-export type Skill = z.infer<typeof SkillSchema>;
+export {
+  SKILL_CATEGORIES,
+  type Skill,
+  type SkillCategory,
+  SkillSchema,
+} from '../../contracts/skills.ts';
 
 /** A skill before it has an id (what extractors propose). */
 export type SkillDraft = Omit<Skill, 'id' | 'uses'> & { uses?: number };

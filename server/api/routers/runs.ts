@@ -1,6 +1,7 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import { isFinalStatus } from '../../../contracts/runs.ts';
 import {
   episodeActions,
   episodeView,
@@ -16,8 +17,6 @@ import {
   sharedReadProcedure,
   viewerProcedure,
 } from '../trpc.ts';
-
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export const runsRouter = router({
   list: viewerProcedure
@@ -113,7 +112,7 @@ export const runsRouter = router({
       let from = input.lastEventId ?? undefined;
       const summary = await rollouts.getRunSummary(input.runId);
       if (from === undefined) {
-        if (FINAL.has(summary.status)) return;
+        if (isFinalStatus(summary.status)) return;
         from = await rollouts.events.lastId(input.runId);
       }
       for await (const event of rollouts.events.subscribe(input.runId, from, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../bridges/core/types.ts';
+import type { Action } from '../bridges/core/types.ts';
 import {
   costAwareReward,
   countRepeats,

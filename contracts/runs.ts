@@ -1,0 +1,166 @@
+// Runs and episodes as they cross the wire: statuses, outcomes, the cost-aware reward's parameters
+// and terms, and the live run events (a discriminated union on `type`). The values of the status
+// and outcome sets are the database's enums (a test keeps them equal).
+import { z } from 'zod';
+import { JsonSchemaZ } from './json.ts';
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** A run or rig in one of these states changes no more. */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
+export function isFinalStatus(status: string): boolean {
+  return (FINAL_RUN_STATUSES as readonly string[]).includes(status);
+}
+
+export const RUN_KINDS = ['baseline', 'validation', 'rig', 'adhoc'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+export const EPISODE_STATUSES = ['queued', 'running', 'done'] as const;
+export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
+
+export const EPISODE_OUTCOMES = ['success', 'failure', 'error'] as const;
+export type EpisodeOutcome = (typeof EPISODE_OUTCOMES)[number];
+
+export const FAILURE_CATEGORIES = [
+  /** The agent used its whole step budget (or the environment truncated the episode). */
+  'step_budget_exhausted',
+  /** The policy stopped on its own before the budget ran out. */
+  'gave_up',
+  /** The episode terminated but the benchmark's verifier says the task is not done. */
+  'wrong_final_state',
+  /** Too many invalid actions in a row. */
+  'invalid_action_loop',
+] as const;
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/** harness: hook code, stage set-up, worker crash; policy: the policy itself threw; infra: network, env runtime. */
+export const EPISODE_ERROR_KINDS = ['harness', 'policy', 'infra'] as const;
+export type EpisodeErrorKind = (typeof EPISODE_ERROR_KINDS)[number];
+
+/** The EvoHarness cost-aware reward's parameters (PAPERS.md §2). */
+export const RewardParamsSchema = z.strictObject({
+  /** R_succ on success. */
+  success: z.number(),
+  /** T_max of R_eff = max(0, 1 − |τ|/T_max). */
+  tMax: z.number().positive(),
+  lambdaEff: z.number(),
+  lambdaDivMax: z.number(),
+  /** U of the cosine annealing of λ_div. */
+  annealUpdates: z.number().int().min(0),
+  /** u: the RL update the run belongs to (0 for evaluation runs). */
+  update: z.number().int().min(0),
+  lambdaSpam: z.number(),
+  lambdaInv: z.number(),
+  /** R_spam is capped at this many repeats. */
+  spamCap: z.number().int().min(0),
+});
+export type RewardParams = z.infer<typeof RewardParamsSchema>;
+
+export const DEFAULT_REWARD_PARAMS: RewardParams = {
+  success: 10,
+  tMax: 50,
+  lambdaEff: 1,
+  lambdaDivMax: 1,
+  annealUpdates: 150,
+  update: 0,
+  lambdaSpam: 0.1,
+  lambdaInv: 0.1,
+  spamCap: 10,
+};
+
+/** Every term of the EvoHarness cost-aware reward, stored beside the total. */
+export const CostAwareRewardSchema = z.object({
+  total: z.number(),
+  rSucc: z.number(),
+  rEff: z.number(),
+  rDiv: z.number(),
+  rSpam: z.number(),
+  rInv: z.number(),
+  lambdaEff: z.number(),
+  lambdaDiv: z.number(),
+  lambdaSpam: z.number(),
+  lambdaInv: z.number(),
+});
+export type CostAwareReward = z.infer<typeof CostAwareRewardSchema>;
+
+/** The benchmark's own verdict on an episode. */
+export const EvaluationSchema = z.object({
+  success: z.boolean(),
+  score: z.number(),
+  metrics: z.record(z.string(), z.number()),
+});
+
+/** A chain's verdict per leg. */
+export const LegVerdictSchema = z.object({
+  leg: z.number().int(),
+  success: z.boolean(),
+  score: z.number().optional(),
+});
+export type LegVerdict = z.infer<typeof LegVerdictSchema>;
+export const LegVerdictsSchema = z.array(LegVerdictSchema);
+
+// ─────────────────────────────── live run events ───────────────────────────────
+
+const EpisodeStartedSchema = z.object({
+  episodeId: z.string(),
+  ordinal: z.number().int(),
+  taskId: z.string(),
+  seed: z.number().int(),
+  attempt: z.number().int(),
+  workerId: z.string(),
+});
+
+const EpisodeEndedSchema = z.object({
+  episodeId: z.string(),
+  ordinal: z.number().int(),
+  taskId: z.string(),
+  seed: z.number().int(),
+  outcome: z.enum(EPISODE_OUTCOMES).nullable(),
+  failureCategory: z.string().nullable(),
+  errorKind: z.enum(EPISODE_ERROR_KINDS).nullable(),
+  error: z.string().nullable(),
+  steps: z.number().int(),
+  reward: z.number().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type EpisodeEndedPayload = z.infer<typeof EpisodeEndedSchema>;
+
+const ProgressSchema = z.object({ done: z.number().int(), total: z.number().int() });
+
+/** A run_completed event: `done`/`total` are absent when a person cancelled the run. */
+const CompletedSchema = z.object({
+  status: z.enum(RUN_STATUSES),
+  done: z.number().int().optional(),
+  total: z.number().int().optional(),
+});
+
+/** What the rollout service writes to a run's event log, by type. */
+export const RunEventBodySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run_started'), payload: z.object({}) }),
+  z.object({ type: z.literal('episode_started'), payload: EpisodeStartedSchema }),
+  z.object({ type: z.literal('episode_ended'), payload: EpisodeEndedSchema }),
+  z.object({ type: z.literal('run_progress'), payload: ProgressSchema }),
+  z.object({ type: z.literal('run_completed'), payload: CompletedSchema }),
+]);
+export type RunEventBody = z.infer<typeof RunEventBodySchema>;
+export type RunEventType = RunEventBody['type'];
+export const RUN_EVENT_TYPES = [
+  'run_started',
+  'episode_started',
+  'episode_ended',
+  'run_progress',
+  'run_completed',
+] as const satisfies readonly RunEventType[];
+
+/** One stored event: its resumable cursor (a decimal bigint), its run, when it committed. */
+export type RunEventRecord = RunEventBody & { id: string; runId: string; createdAt: string };
+
+/**
+ * What a run stores beside its reward parameters: the invalid-action loop limit and the policy's
+ * options (e.g. skill tags, a skill bank id).
+ */
+export const RunParamsSchema = RewardParamsSchema.partial().extend({
+  invalidLoopLimit: z.number().int().min(1).optional(),
+  policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
+});
+export type RunParams = z.infer<typeof RunParamsSchema>;
