@@ -2,6 +2,7 @@
 // rollouts with their engine, event log and queues; skill banks behind the rollouts' policy-options
 // port; EnvRigger; accounts; the studio's worker pool. The studio (main.ts), the CLI and the BullMQ
 // worker all start here; tests compose with a throw-away database and an in-process engine.
+import '#server-only';
 
 import { StudioPool } from './api/studio-pool.ts';
 import { Accounts, authOptions } from './auth/service.ts';

@@ -1,4 +1,5 @@
 // The one place that reads process.env. Everything else receives configuration from here.
+import '#server-only';
 import { z } from 'zod';
 
 const EnvSchema = z.object({

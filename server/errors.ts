@@ -1,5 +1,6 @@
 // Typed domain errors. Services throw these; the tRPC middleware and the CLI map them to codes,
 // messages and exit statuses in one place each, by `kind` (bridges/core/errors.ts).
+import '#server-only';
 import { type ErrorKind, KindedError } from '../bridges/core/errors.ts';
 
 export {

@@ -1,5 +1,6 @@
 // The database: embedded PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set. One
 // Prisma schema and client for both; pending migrations are applied whenever a database is opened.
+import '#server-only';
 import {
   closeSync,
   existsSync,
