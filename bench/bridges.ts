@@ -9,7 +9,7 @@ import { getBridge } from '../bridges/index.ts';
 import { createHarness, type Harness } from '../server/harness/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
 import { getPolicy } from '../server/policies/index.ts';
-import type { BenchRow } from './run.ts';
+import type { BenchRow } from './row.ts';
 
 /** Two light hooks: a guard on one tool name and a length cap on observations (never hit here). */
 const LIGHT_HOOKS = `export function filterAction(action) {

@@ -20,7 +20,7 @@ import {
   mugSpec,
   potatoTaskId,
 } from '../server/harness/testing/mug-example.ts';
-import type { BenchRow } from './run.ts';
+import type { BenchRow } from './row.ts';
 
 const ROUNDS = 5;
 const IDENTITY_HOOKS = `export function filterAction(action, state) { return action; }

@@ -10,13 +10,7 @@ import { liveViewersScenario, trajectoryPagingScenario } from '../server/hardeni
 import { SandboxHost } from '../server/harness/sandbox.ts';
 import { counterEngine } from '../server/rollouts/testing.ts';
 import { testServices } from '../server/testing/services.ts';
-
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
+import type { BenchRow } from './row.ts';
 
 export async function benchHardening(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];

@@ -18,13 +18,7 @@ import type { HarnessSpec } from '../server/harness/spec.ts';
 import { defaultEngine } from '../server/rollouts/default-engine.ts';
 import type { LaunchRunInput, Rollouts } from '../server/rollouts/service.ts';
 import { testRollouts } from '../server/rollouts/testing.ts';
-
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
+import type { BenchRow } from './row.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const POLICY = 'scripted:household-explorer';

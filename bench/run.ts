@@ -1,13 +1,8 @@
 // `npm run bench`: every measured figure of the product in one run, so ratios compare like with like.
 // Each part lives beside its subject (bench/<part>.ts) and returns rows; this file prints them.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BenchRow } from './row.ts';
 
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
 
 type Part = { title: string; load: () => Promise<() => Promise<BenchRow[]>> };
 
