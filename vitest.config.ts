@@ -5,6 +5,7 @@ export default defineConfig({
     include: [
       'bridges/**/*.test.ts',
       'contracts/**/*.test.ts',
+      'architecture/**/*.test.ts',
       'server/**/*.test.ts',
       'components/**/*.test.ts',
       'bench/**/*.test.ts',
