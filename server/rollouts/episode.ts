@@ -130,6 +130,120 @@ function malformedStep(index: number, raw: string, reason: string, info: StepInf
   };
 }
 
+/** What an episode has done so far: the steps, the counters, and where it ends. */
+interface Play {
+  trajectory: StepRecord[];
+  envReward: number;
+  invalidActions: number;
+  stop: FailureCategory | 'terminated';
+}
+
+/** What an episode has opened so far, closed whatever happens. */
+interface Opened {
+  harness?: EpisodeHarness;
+  session?: AgentSession;
+}
+
+/**
+ * Builds the harness, resets it and starts the policy's session (each fault tagged by its side);
+ * what it opens goes into `opened` as it is opened, so a failure half-way still closes it.
+ */
+async function startEpisode(
+  deps: EpisodeDeps,
+  input: EpisodeInput,
+  maxSteps: number,
+  opened: Opened,
+) {
+  const base = firstBase(input.spec.env);
+  const harness = await guard('harness', () => deps.createHarness(input.spec));
+  opened.harness = harness;
+  const reset = await guard('harness', () =>
+    harness.reset({ seed: input.seed, ...(input.taskId ? { taskId: input.taskId } : {}) }),
+  );
+  const task = harness.task();
+  const textTool = harness.textTool();
+  const policy = await guard('policy', () => deps.getPolicy(input.policyId));
+  opened.session = await guard('policy', () =>
+    policy.start({
+      bridge: base.bridge,
+      task,
+      tools: harness.tools(),
+      ...(textTool ? { textTool } : {}),
+      seed: input.seed,
+      maxSteps,
+      ...(input.policyOptions ? { options: input.policyOptions } : {}),
+    }),
+  );
+  const session = opened.session;
+  return { harness, session, reset, task, textTool };
+}
+
+/** One decision of the policy, turned into a recorded step (meta-actions never reach the env). */
+async function takeStep(
+  h: EpisodeHarness,
+  s: AgentSession,
+  index: number,
+  observation: Observation,
+  info: StepInfo,
+): Promise<{ record: StepRecord; cost: number } | 'give_up'> {
+  const decision = await guard('policy', () => s.act(observation, info));
+  if (decision.kind === 'give_up') return 'give_up';
+  if (decision.kind === 'invalid') {
+    return { record: malformedStep(index, decision.raw, decision.reason, info), cost: 1 };
+  }
+  if (decision.kind === 'meta') {
+    // Budget spent: 1 per step, except meta-actions that declare a lower cost (bpe `metaCost`).
+    return {
+      record: metaStep(index, decision, info),
+      cost: Math.min(1, Math.max(0, decision.cost ?? 1)),
+    };
+  }
+  const result = await guard('harness', () => h.step(decision.action));
+  const record: StepRecord = { ...result.record, index };
+  // Agent-side bookkeeping (bpe workspace at decision time) travels with the step.
+  if (decision.meta !== undefined) record.meta = decision.meta;
+  return { record, cost: 1 };
+}
+
+/** The agent acts until the episode terminates, is cut off, or the policy stops. */
+async function playLoop(
+  h: EpisodeHarness,
+  s: AgentSession,
+  reset: ResetResult,
+  limits: { maxSteps: number; invalidLoopLimit: number },
+  play: Play,
+): Promise<void> {
+  let observation = reset.observation;
+  let info = reset.info;
+  let consecutiveInvalid = 0;
+  // Free steps are bounded too, so a policy cannot loop on them forever.
+  let budgetUsed = 0;
+  for (;;) {
+    if (budgetUsed >= limits.maxSteps || play.trajectory.length >= 2 * limits.maxSteps) {
+      play.stop = 'step_budget_exhausted';
+      return;
+    }
+    const step = await takeStep(h, s, play.trajectory.length, observation, info);
+    if (step === 'give_up') {
+      play.stop = 'gave_up';
+      return;
+    }
+    const { record } = step;
+    play.trajectory.push(record);
+    budgetUsed += step.cost;
+    play.envReward += record.reward;
+    observation = record.observation;
+    info = record.info;
+    consecutiveInvalid = record.invalid ? consecutiveInvalid + 1 : 0;
+    if (record.invalid) play.invalidActions += 1;
+    if (record.terminated) play.stop = 'terminated';
+    else if (record.truncated) play.stop = 'step_budget_exhausted';
+    else if (consecutiveInvalid >= limits.invalidLoopLimit) play.stop = 'invalid_action_loop';
+    else continue;
+    return;
+  }
+}
+
 export async function runEpisodeWith(
   deps: EpisodeDeps,
   input: EpisodeInput,
@@ -138,14 +252,14 @@ export async function runEpisodeWith(
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
   const invalidLoopLimit = input.invalidLoopLimit ?? DEFAULT_INVALID_LOOP_LIMIT;
   const params = resolveRewardParams(input.rewardParams);
-  const base = firstBase(input.spec.env);
-  const trajectory: StepRecord[] = [];
-  let envReward = 0;
-  let invalidActions = 0;
-  let harness: EpisodeHarness | undefined;
-  let session: AgentSession | undefined;
+  const play: Play = {
+    trajectory: [],
+    envReward: 0,
+    invalidActions: 0,
+    stop: 'step_budget_exhausted',
+  };
+  const opened: Opened = {};
   let task: TaskInfo | undefined;
-  let textTool: { name: string; arg: string } | undefined;
 
   const finish = (
     partial: Omit<
@@ -154,102 +268,38 @@ export async function runEpisodeWith(
     >,
   ): EpisodeResult => ({
     ...partial,
-    steps: trajectory.length,
-    invalidActions,
-    envReward,
+    steps: play.trajectory.length,
+    invalidActions: play.invalidActions,
+    envReward: play.envReward,
     durationMs: performance.now() - started,
-    trajectory,
-    taskId: task?.id ?? input.taskId ?? base.task,
+    trajectory: play.trajectory,
+    taskId: task?.id ?? input.taskId ?? firstBase(input.spec.env).task,
     ...(task?.type ? { taskType: task.type } : {}),
     seed: input.seed,
   });
 
   try {
-    harness = await guard('harness', () => deps.createHarness(input.spec));
-    const h = harness;
-    const reset = await guard('harness', () =>
-      h.reset({ seed: input.seed, ...(input.taskId ? { taskId: input.taskId } : {}) }),
-    );
-    task = h.task();
-    textTool = h.textTool();
-    const policy = await guard('policy', () => deps.getPolicy(input.policyId));
-    session = await guard('policy', () =>
-      policy.start({
-        bridge: base.bridge,
-        task: task as TaskInfo,
-        tools: h.tools(),
-        ...(textTool ? { textTool } : {}),
-        seed: input.seed,
-        maxSteps,
-        ...(input.policyOptions ? { options: input.policyOptions } : {}),
-      }),
-    );
-    const s = session;
-
-    let observation = reset.observation;
-    let info = reset.info;
-    let consecutiveInvalid = 0;
-    // Budget spent: 1 per step, except meta-actions that declare a lower cost (bpe `metaCost`).
-    // Free steps are bounded too, so a policy cannot loop on them forever.
-    let budgetUsed = 0;
-    let stop: FailureCategory | 'terminated' = 'step_budget_exhausted';
-    while (true) {
-      if (budgetUsed >= maxSteps || trajectory.length >= 2 * maxSteps) {
-        stop = 'step_budget_exhausted';
-        break;
-      }
-      const decision = await guard('policy', () => s.act(observation, info));
-      if (decision.kind === 'give_up') {
-        stop = 'gave_up';
-        break;
-      }
-      let record: StepRecord;
-      if (decision.kind === 'invalid') {
-        record = malformedStep(trajectory.length, decision.raw, decision.reason, info);
-      } else if (decision.kind === 'meta') {
-        record = metaStep(trajectory.length, decision, info);
-      } else {
-        const result = await guard('harness', () => h.step(decision.action));
-        record = { ...result.record, index: trajectory.length };
-        // Agent-side bookkeeping (bpe workspace at decision time) travels with the step.
-        if (decision.meta !== undefined) record.meta = decision.meta;
-      }
-      trajectory.push(record);
-      budgetUsed += decision.kind === 'meta' ? Math.min(1, Math.max(0, decision.cost ?? 1)) : 1;
-      envReward += record.reward;
-      observation = record.observation;
-      info = record.info;
-      if (record.invalid) {
-        invalidActions += 1;
-        consecutiveInvalid += 1;
-      } else {
-        consecutiveInvalid = 0;
-      }
-      if (record.terminated) {
-        stop = 'terminated';
-        break;
-      }
-      if (record.truncated) {
-        stop = 'step_budget_exhausted';
-        break;
-      }
-      if (consecutiveInvalid >= invalidLoopLimit) {
-        stop = 'invalid_action_loop';
-        break;
-      }
-    }
-
+    const episode = await startEpisode(deps, input, maxSteps, opened);
+    task = episode.task;
+    const h = episode.harness;
+    await playLoop(h, episode.session, episode.reset, { maxSteps, invalidLoopLimit }, play);
     const evaluation = await guard('harness', () => h.evaluate());
     const legs = h.legVerdicts
       ? await guard('harness', () => h.legVerdicts?.() ?? [])
       : legVerdictsFromMetrics(evaluation);
+    const textTool = episode.textTool;
     const reward = costAwareReward(
-      { success: evaluation.success, trajectory, ...(textTool ? { textTool } : {}) },
+      {
+        success: evaluation.success,
+        trajectory: play.trajectory,
+        ...(textTool ? { textTool } : {}),
+      },
       params,
     );
     const common = { evaluation, reward, ...(legs && legs.length > 0 ? { legs } : {}) };
     if (evaluation.success) return finish({ outcome: 'success', ...common });
-    const failureCategory: FailureCategory = stop === 'terminated' ? 'wrong_final_state' : stop;
+    const failureCategory: FailureCategory =
+      play.stop === 'terminated' ? 'wrong_final_state' : play.stop;
     return finish({ outcome: 'failure', failureCategory, ...common });
   } catch (error) {
     const classified =
@@ -258,8 +308,8 @@ export async function runEpisodeWith(
         : classifyError(error, 'harness');
     return finish({ outcome: 'error', error: classified });
   } finally {
-    await session?.close?.().catch(() => undefined);
-    await harness?.close().catch(() => undefined);
+    await opened.session?.close?.().catch(() => undefined);
+    await opened.harness?.close().catch(() => undefined);
   }
 }
 
