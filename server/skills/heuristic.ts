@@ -140,11 +140,21 @@ export interface HeuristicOptions {
 
 export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions = {}): SkillDraft[] {
   const replays = digests.map(replayEpisode);
-  const out: SkillDraft[] = [];
   const successes = replays.filter((r) => r.digest.success);
   const failures = replays.filter((r) => !r.digest.success);
+  const openedFinds = successes.filter((r) => r.foundAfterOpen);
+  return [
+    ...searchPriors(replays, o.minPriorEvidence ?? 2),
+    ...hiddenTargetLesson(failures, openedFinds),
+    ...repeatLesson(failures, successes),
+    ...wrongStateLesson(failures),
+    ...taskStrategies(successes),
+    ...behindDoorsLesson(openedFinds),
+  ];
+}
 
-  // Search priors: where each object type was first seen, counted once per episode.
+/** Search priors: where each object type was first seen, counted once per episode. */
+function searchPriors(replays: Replay[], minEvidence: number): SkillDraft[] {
   const seen = new Map<string, Map<string, Set<string>>>();
   for (const r of replays) {
     for (const [object, receptacle] of r.firstSeen) {
@@ -155,7 +165,7 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       seen.set(typeOf(object), byPlace);
     }
   }
-  const minEvidence = o.minPriorEvidence ?? 2;
+  const out: SkillDraft[] = [];
   for (const [object, byPlace] of [...seen.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const places = [...byPlace.entries()]
       .map(([place, eps]) => ({ place, n: eps.size, eps }))
@@ -172,13 +182,16 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       sourceEpisodeIds: [...episodes].sort(),
     });
   }
+  return out;
+}
 
-  // Lesson: the target was never seen while closed receptacles stayed closed.
+/** Lesson: the target was never seen while closed receptacles stayed closed. */
+function hiddenTargetLesson(failures: Replay[], openedFinds: Replay[]): SkillDraft[] {
   const hidden = failures.filter((r) => !r.targetSeen && r.leftClosed.size > 0);
-  const openedFinds = successes.filter((r) => r.foundAfterOpen);
-  if (hidden.length > 0) {
-    const closedCount = hidden.reduce((n, r) => n + r.leftClosed.size, 0);
-    out.push({
+  if (hidden.length === 0) return [];
+  const closedCount = hidden.reduce((n, r) => n + r.leftClosed.size, 0);
+  return [
+    {
       category: 'mistake',
       taskType: null,
       title: 'Open closed receptacles when the target is not in sight',
@@ -190,15 +203,18 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       content:
         'When the object you need is not visible, open closed receptacles (drawers, cabinets, fridge, safe, microwave) and look inside before moving on or giving up; a closed receptacle can also be the place to put things, so open it first.',
       sourceEpisodeIds: [...hidden, ...openedFinds].map((r) => r.digest.id),
-    });
-  }
+    },
+  ];
+}
 
-  // Lesson: retyping a command that did nothing.
+/** Lesson: retyping a command that did nothing. */
+function repeatLesson(failures: Replay[], successes: Replay[]): SkillDraft[] {
   const repeaters = failures.filter((r) => r.failedRepeats >= 2);
   const rate = (rs: Replay[]) =>
     rs.length === 0 ? 0 : rs.reduce((n, r) => n + r.failedRepeats, 0) / rs.length;
-  if (repeaters.length > 0 && rate(failures) > rate(successes)) {
-    out.push({
+  if (repeaters.length === 0 || rate(failures) <= rate(successes)) return [];
+  return [
+    {
       category: 'mistake',
       taskType: null,
       title: 'Do not repeat a command that did nothing',
@@ -206,14 +222,17 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       content:
         'After "Nothing happens." the same command will fail again: do not retry it or commands of the same shape; read the feedback and try something else (another receptacle, another verb).',
       sourceEpisodeIds: repeaters.map((r) => r.digest.id),
-    });
-  }
+    },
+  ];
+}
 
-  // Lesson: placed the object without the state the goal asks for.
+/** Lesson: placed the object without the state the goal asks for. */
+function wrongStateLesson(failures: Replay[]): SkillDraft[] {
   const wrongState = failures.filter((r) => r.placedWithoutState);
-  if (wrongState.length > 0) {
-    const kinds = [...new Set(wrongState.map((r) => r.kind ?? ''))].filter(Boolean).sort();
-    out.push({
+  if (wrongState.length === 0) return [];
+  const kinds = [...new Set(wrongState.map((r) => r.kind ?? ''))].filter(Boolean).sort();
+  return [
+    {
       category: 'mistake',
       taskType: null,
       title: "Check the object's state before placing it",
@@ -223,31 +242,31 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       content:
         'When the goal asks for a clean, hot or cool object, examine the held object before placing it and clean it with a sinkbasin, heat it with a microwave or cool it with a fridge first.',
       sourceEpisodeIds: wrongState.map((r) => r.digest.id),
-    });
-  }
+    },
+  ];
+}
 
-  // Strategies: the shortest successful plan per task type, with the evidence count.
+/** Strategies: the shortest successful plan per task type, with the evidence count. */
+function taskStrategies(successes: Replay[]): SkillDraft[] {
   const byType = new Map<string, Replay[]>();
   for (const r of successes)
     byType.set(r.digest.taskType, [...(byType.get(r.digest.taskType) ?? []), r]);
+  const out: SkillDraft[] = [];
   for (const [taskType, rs] of [...byType.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const best = [...rs].sort(
       (a, b) => a.digest.steps - b.digest.steps || a.digest.id.localeCompare(b.digest.id),
     )[0];
     if (!best) continue;
-    const plan = best.plan.join(', then ');
     const transform = best.kind ? STATE_WORD[best.kind] : undefined;
+    const at = (prefix: string) => best.plan.findIndex((p) => p.startsWith(prefix));
     const transformedFirst =
-      transform !== undefined &&
-      best.plan.findIndex((p) => p.startsWith(transform)) >= 0 &&
-      best.plan.findIndex((p) => p.startsWith(transform)) <
-        best.plan.findIndex((p) => p.startsWith('move'));
+      transform !== undefined && at(transform) >= 0 && at(transform) < at('move');
     out.push({
       category: 'task',
       taskType,
       title: `How ${taskType} tasks were solved`,
       description: `${rs.length} success(es), median ${median(rs.map((r) => r.digest.steps))} steps.`,
-      content: `Plan that worked: ${plan}.${
+      content: `Plan that worked: ${best.plan.join(', then ')}.${
         transformedFirst
           ? ` The object was made ${transform === 'heat' ? 'hot' : transform} before placing it.`
           : ''
@@ -255,18 +274,21 @@ export function extractHeuristic(digests: EpisodeDigest[], o: HeuristicOptions =
       sourceEpisodeIds: rs.map((r) => r.digest.id),
     });
   }
+  return out;
+}
 
-  // General: targets found behind doors across task types.
+/** General: targets found behind doors across task types. */
+function behindDoorsLesson(openedFinds: Replay[]): SkillDraft[] {
   const typesFoundByOpening = new Set(openedFinds.map((r) => r.digest.taskType));
-  if (typesFoundByOpening.size >= 2) {
-    out.push({
+  if (typesFoundByOpening.size < 2) return [];
+  return [
+    {
       category: 'general',
       taskType: null,
       title: 'Targets are often inside closed receptacles',
       description: `In ${openedFinds.length} successes over ${typesFoundByOpening.size} task types the target was first seen on opening a closed receptacle.`,
       content: 'While searching, open each closed receptacle you reach and read what is inside.',
       sourceEpisodeIds: openedFinds.map((r) => r.digest.id),
-    });
-  }
-  return out;
+    },
+  ];
 }
