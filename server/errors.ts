@@ -1,7 +1,9 @@
 // Typed domain errors. Services throw these; the tRPC middleware and the CLI map them to codes,
 // messages and exit statuses in one place each, by `kind` (bridges/core/errors.ts).
 import '#server-only';
+import type { z } from 'zod';
 import { type ErrorKind, KindedError } from '../bridges/core/errors.ts';
+import { firstIssue } from '../contracts/issues.ts';
 
 export {
   EnvClosedError,
@@ -138,4 +140,15 @@ class WiredError extends KindedError {
   ) {
     super(message);
   }
+}
+
+/** Parses a caller's input with its schema; the first problem becomes an InvalidInputError. */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  root = 'input',
+): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new InvalidInputError(firstIssue(parsed.error, root));
+  return parsed.data;
 }

@@ -1,6 +1,8 @@
 // Reading what the user points the CLI at: a spec file or `bridge:task`, and an actions file.
+
 import { existsSync, readFileSync } from 'node:fs';
 import type { Action } from '../../bridges/core/types.ts';
+import { firstIssue } from '../../contracts/issues.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
 import { ActionSchema, type HarnessSpec, parseSpec, specFromShorthand } from '../harness/index.ts';
 import { UsageError } from './command.ts';
@@ -59,9 +61,8 @@ export function parseActionLines(text: string, source: string): ActionLine[] {
     }
     const parsed = ActionSchema.safeParse(data);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
       throw new InvalidInputError(
-        `${source}:${i + 1}: not an action {"name": string, "args": object}: ${issue ? `${issue.path.join('.') || '(action)'}: ${issue.message}` : 'bad shape'}`,
+        `${source}:${i + 1}: not an action {"name": string, "args": object}: ${firstIssue(parsed.error, '(action)')}`,
       );
     }
     out.push({ line: i + 1, action: parsed.data });

@@ -1,6 +1,8 @@
 // JSON columns are parsed with their schema (contracts/) when they are read: what the database
 // hands back is checked, never cast. A row that does not match is a corrupt row, said as such.
+
 import type { z } from 'zod';
+import { firstIssue } from '../../contracts/issues.ts';
 import { InfraError } from '../errors.ts';
 
 export class CorruptRowError extends InfraError {
@@ -14,10 +16,8 @@ export function parseColumn<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
   throw new CorruptRowError(
-    `${where}: stored JSON does not match its schema${path}: ${issue?.message ?? 'invalid'}`,
+    `${where}: stored JSON does not match its schema at ${firstIssue(parsed.error)}`,
   );
 }
 

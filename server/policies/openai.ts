@@ -2,6 +2,7 @@
 // Ollama, OpenAI, Gemini's compatible endpoint). The bridge's tools go in as function tools, the goal
 // and observations as messages. What the model gets wrong is the agent's fault (an invalid action);
 // what the network or server gets wrong is not (retried, then PolicyInfraError).
+
 import OpenAI from 'openai';
 import type {
   ChatCompletionMessageParam,
@@ -10,6 +11,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { JsonObject, Observation, StepInfo } from '../../bridges/core/types.ts';
+import { firstIssue } from '../../contracts/issues.ts';
 import { config } from '../config.ts';
 import {
   type AgentSession,
@@ -55,10 +57,7 @@ export function openaiPolicy(model: string): Policy {
     async start(context: PolicyContext): Promise<AgentSession> {
       const parsed = OpenAIOptionsSchema.safeParse(context.options ?? {});
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new PolicyInfraError(
-          `openai policy options: ${issue?.path.join('.')}: ${issue?.message}`,
-        );
+        throw new PolicyInfraError(`openai policy options: ${firstIssue(parsed.error)}`);
       }
       return new OpenAISession(model, context, parsed.data);
     },

@@ -3,7 +3,7 @@
 // in the band keeps its original rate, one without an accepted candidate keeps its baseline).
 import { z } from 'zod';
 import { getBridge } from '../../bridges/index.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { DESIGNERS } from './designers/index.ts';
 import { type RigDeps, type RigHooks, runRig } from './loop.ts';
@@ -55,14 +55,7 @@ export async function calibrate(
   raw: CalibrateInput,
   hooks: RigHooks = {},
 ): Promise<CalibrateResult> {
-  const parsed = CalibrateInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const input = parsed.data;
+  const input = parseInput(CalibrateInputSchema, raw);
   const started = performance.now();
   const bridge = await getBridge(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);

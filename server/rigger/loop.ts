@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
 import type { Db } from '../db/index.ts';
-import { DomainError, InvalidInputError, NotFoundError } from '../errors.ts';
+import { DomainError, InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { Rollouts } from '../rollouts/service.ts';
 import { describeWriteError, initialState, preflight, tryActions } from './check.ts';
@@ -131,14 +131,7 @@ export async function runRig(
   raw: RigInput,
   hooks: RigHooks = {},
 ): Promise<RigResult> {
-  const parsed = RigInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const input = parsed.data;
+  const input = parseInput(RigInputSchema, raw);
   const started = performance.now();
   const say = hooks.onProgress ?? (() => {});
   const sep = input.task.indexOf(':');

@@ -3,9 +3,10 @@
 // routers, the CLI and the EnvRigger all call one Rollouts instance, built by the composition root
 // (server/compose.ts) with its database, engine, event log and queues.
 import { z } from 'zod';
+import { firstIssue } from '../../contracts/issues.ts';
 import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
-import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
+import { InvalidInputError, InvalidSpecError, NotFoundError, parseInput } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
 import { EpisodeQueue } from './bullmq.ts';
 import { PASS_THROUGH_OPTIONS, type PolicyOptionsResolver, type RolloutEngine } from './engine.ts';
@@ -51,12 +52,7 @@ export const MAX_EPISODES_PER_RUN = 100_000;
 
 export function parseRunSpec(input: unknown): HarnessSpec {
   const parsed = HarnessSpecSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidSpecError(
-      `invalid spec at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`,
-    );
-  }
+  if (!parsed.success) throw new InvalidSpecError(`invalid spec at ${firstIssue(parsed.error)}`);
   return parsed.data;
 }
 
@@ -111,14 +107,7 @@ export class Rollouts {
   }
 
   async launchRun(raw: LaunchRunInput): Promise<{ runId: string }> {
-    const parsed = LaunchRunInputSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidInputError(
-        `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-    const input = parsed.data;
+    const input = parseInput(LaunchRunInputSchema, raw);
     const spec = parseRunSpec(input.spec);
     const taskIds = input.taskIds ?? [firstBase(spec.env).task];
     if (new Set(taskIds).size !== taskIds.length)

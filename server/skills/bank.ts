@@ -2,7 +2,9 @@
 // edits — add / update / merge / delete — that are validated before they apply: ids must exist,
 // no category grows past its cap, heavily used skills are never deleted. Rejected edits come back
 // with the reason (what an LLM consolidator is told).
+
 import { z } from 'zod';
+import { firstIssue } from '../../contracts/issues.ts';
 import { words } from './retrieve.ts';
 import {
   DEFAULT_CATEGORY_CAPS,
@@ -104,10 +106,9 @@ export class SkillBankState {
     for (const raw of edits) {
       const parsed = SkillEditSchema.safeParse(raw);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
         result.rejected.push({
           edit: raw,
-          reason: `malformed edit at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+          reason: `malformed edit at ${firstIssue(parsed.error)}`,
         });
         continue;
       }

@@ -7,7 +7,7 @@
 import type { TaskInfo } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
 import type { Db } from '../db/index.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { getPolicy } from '../policies/index.ts';
 import { runEpisode } from '../rollouts/episode.ts';
@@ -146,14 +146,7 @@ export async function compareSkillSources(
   deps: CompareDeps,
   raw: CompareInput,
 ): Promise<CompareResult> {
-  const parsed = CompareInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const input = parsed.data;
+  const input = parseInput(CompareInputSchema, raw);
   const store = input.persist ? deps.store : undefined;
   if (input.persist && !store)
     throw new InvalidInputError('a persisted comparison needs a database');

@@ -3,9 +3,11 @@
 // actions, the cost-aware reward term by term (recomputed with the run's parameters, optionally
 // overridden) and its advantage normalised within the group: A = (R − mean) / std, or R − mean when
 // std = 0. Errors are never scored, so they are left out.
+
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
+import { firstIssue } from '../../contracts/issues.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { StepRecord } from '../harness/types.ts';
@@ -101,9 +103,8 @@ export function parseRewardOverrides(text: string | undefined): Partial<RewardPa
   }
   const parsed = RewardOverridesSchema.strict().safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
     throw new InvalidInputError(
-      `reward parameters: ${issue?.path.join('.') || ''} ${issue?.message ?? 'invalid'} (known: ${Object.keys(RewardOverridesSchema.shape).join(', ')})`,
+      `reward parameters: ${firstIssue(parsed.error, '')} (known: ${Object.keys(RewardOverridesSchema.shape).join(', ')})`,
     );
   }
   return parsed.data;

@@ -2,8 +2,10 @@
 // reads trajectory summaries and proposes skills (strategies from successes, lessons from failures,
 // search priors in the `Search order for <object>: a > b` form the tag mapper reads); as consolidator
 // it proposes edits, which the bank validates (ids must exist, caps, protected skills).
+
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { firstIssue } from '../../contracts/issues.ts';
 import { config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
 import { PolicyInfraError } from '../policies/types.ts';
@@ -108,10 +110,7 @@ export async function extractWithLlm(
   });
   const parsed = ProposalSchema.safeParse(args);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      `propose_skills arguments invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
+    throw new InvalidInputError(`propose_skills arguments invalid at ${firstIssue(parsed.error)}`);
   }
   const known = new Set(digests.map((d) => d.id));
   return parsed.data.skills.map((k) => ({

@@ -1,9 +1,11 @@
 // The LLM designer: any OpenAI-compatible endpoint, answering only through forced tool calls
 // (propose_candidate, decide_on_traces). The system prompt carries the paper's designer rules and the
 // environment's tools and state schema; the user turns carry the baseline trajectories and feedback.
+
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Action, Json } from '../../../bridges/core/types.ts';
+import { firstIssue } from '../../../contracts/issues.ts';
 import { config } from '../../config.ts';
 import { DomainError, InvalidInputError } from '../../errors.ts';
 import { ActionSchema } from '../../harness/spec.ts';
@@ -189,8 +191,7 @@ ${JSON.stringify(state).slice(0, 12_000)}`;
           args = JSON.parse(call.function.arguments);
           const parsed = schema.safeParse(args);
           if (parsed.success) return parsed.data;
-          const issue = parsed.error.issues[0];
-          problem = `arguments invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`;
+          problem = `arguments invalid at ${firstIssue(parsed.error)}`;
         } catch {
           problem = 'arguments are not JSON';
         }
