@@ -59,42 +59,7 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
           </Select>
         </Field>
       </div>
-      <div className="grid grid-cols-4 gap-2">
-        <NumberField
-          id="r-k"
-          label="Rollouts (K)"
-          min={1}
-          max={100}
-          value={l.form.k}
-          onChange={(v) => l.set('k', v)}
-        />
-        <NumberField
-          id="r-it"
-          label="Iterations"
-          min={1}
-          max={50}
-          value={l.form.iterations}
-          onChange={(v) => l.set('iterations', v)}
-        />
-        <NumberField
-          id="r-lo"
-          label="Band low"
-          step={0.05}
-          min={0}
-          max={1}
-          value={l.form.lo}
-          onChange={(v) => l.set('lo', v)}
-        />
-        <NumberField
-          id="r-hi"
-          label="Band high"
-          step={0.05}
-          min={0}
-          max={1}
-          value={l.form.hi}
-          onChange={(v) => l.set('hi', v)}
-        />
-      </div>
+      <RigSizeFields l={l} />
       <Field label="Defect to target (optional)" htmlFor="r-defect">
         <Textarea
           id="r-defect"
@@ -150,6 +115,47 @@ function TaskLibrary({ bridge, task }: { bridge: string; task: string }) {
           ))}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+function RigSizeFields({ l }: { l: ReturnType<typeof useRigLaunch> }) {
+  return (
+    <div className="grid grid-cols-4 gap-2">
+      <NumberField
+        id="r-k"
+        label="Rollouts (K)"
+        min={1}
+        max={100}
+        value={l.form.k}
+        onChange={(v) => l.set('k', v)}
+      />
+      <NumberField
+        id="r-it"
+        label="Iterations"
+        min={1}
+        max={50}
+        value={l.form.iterations}
+        onChange={(v) => l.set('iterations', v)}
+      />
+      <NumberField
+        id="r-lo"
+        label="Band low"
+        step={0.05}
+        min={0}
+        max={1}
+        value={l.form.lo}
+        onChange={(v) => l.set('lo', v)}
+      />
+      <NumberField
+        id="r-hi"
+        label="Band high"
+        step={0.05}
+        min={0}
+        max={1}
+        value={l.form.hi}
+        onChange={(v) => l.set('hi', v)}
+      />
     </div>
   );
 }

@@ -37,55 +37,8 @@ export function LaunchRunForm({
         l.submit();
       }}
     >
-      <Field label="Policy" htmlFor="l-policy">
-        <Select
-          id="l-policy"
-          data-testid="launch-policy"
-          value={l.chosen}
-          onChange={(e) => l.set('policy', e.target.value)}
-        >
-          {l.usable.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.id}
-              {p.kind === 'scripted' ? ' (scripted)' : ''}
-            </option>
-          ))}
-        </Select>
-        {l.descriptor ? (
-          <p className="text-xs text-muted-foreground" data-testid="policy-description">
-            {l.descriptor.description}
-            {l.descriptor.weaknesses?.length ? (
-              <span className="block pt-1">Weaknesses: {l.descriptor.weaknesses.join('; ')}</span>
-            ) : null}
-          </p>
-        ) : null}
-      </Field>
-      <div className="grid grid-cols-3 gap-2">
-        <NumberField
-          id="l-k"
-          testId="launch-k"
-          label="Episodes (K)"
-          min={1}
-          max={1000}
-          value={l.form.k}
-          onChange={(v) => l.set('k', v)}
-        />
-        <NumberField
-          id="l-seed"
-          testId="launch-seed"
-          label="First seed"
-          value={l.form.seed}
-          onChange={(v) => l.set('seed', v)}
-        />
-        <NumberField
-          id="l-max"
-          testId="launch-max-steps"
-          label="Max steps"
-          min={1}
-          value={l.form.maxSteps}
-          onChange={(v) => l.set('maxSteps', v)}
-        />
-      </div>
+      <PolicyField l={l} />
+      <RunSizeFields l={l} />
       <SkillBankSelect
         bridge={bridge}
         value={l.form.skillBankId}
@@ -105,5 +58,66 @@ export function LaunchRunForm({
             : 'Launch baseline run'}
       </Button>
     </form>
+  );
+}
+
+type Launch = ReturnType<typeof useLaunchRun>;
+
+function PolicyField({ l }: { l: Launch }) {
+  return (
+    <Field label="Policy" htmlFor="l-policy">
+      <Select
+        id="l-policy"
+        data-testid="launch-policy"
+        value={l.chosen}
+        onChange={(e) => l.set('policy', e.target.value)}
+      >
+        {l.usable.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.id}
+            {p.kind === 'scripted' ? ' (scripted)' : ''}
+          </option>
+        ))}
+      </Select>
+      {l.descriptor ? (
+        <p className="text-xs text-muted-foreground" data-testid="policy-description">
+          {l.descriptor.description}
+          {l.descriptor.weaknesses?.length ? (
+            <span className="block pt-1">Weaknesses: {l.descriptor.weaknesses.join('; ')}</span>
+          ) : null}
+        </p>
+      ) : null}
+    </Field>
+  );
+}
+
+function RunSizeFields({ l }: { l: Launch }) {
+  return (
+    <div className="grid grid-cols-3 gap-2">
+      <NumberField
+        id="l-k"
+        testId="launch-k"
+        label="Episodes (K)"
+        min={1}
+        max={1000}
+        value={l.form.k}
+        onChange={(v) => l.set('k', v)}
+      />
+      <NumberField
+        id="l-seed"
+        testId="launch-seed"
+        label="First seed"
+        value={l.form.seed}
+        onChange={(v) => l.set('seed', v)}
+      />
+      <NumberField
+        id="l-max"
+        testId="launch-max-steps"
+        label="Max steps"
+        min={1}
+        value={l.form.maxSteps}
+        onChange={(v) => l.set('maxSteps', v)}
+      />
+    </div>
   );
 }
