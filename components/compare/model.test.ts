@@ -7,6 +7,7 @@ import {
   type RunMetrics,
   sampleEpisodes,
   specLabel,
+  togglePick,
 } from './model.ts';
 
 const metrics = (o: Partial<RunMetrics>): RunMetrics => ({
@@ -108,5 +109,15 @@ describe('beside the numbers', () => {
     expect(specLabel({ type: 'contract' })).toBe('harness (contract on top)');
     expect(parsePair(' a1 .. b2 ')).toEqual(['a1', 'b2']);
     expect(parsePair('a1..')).toEqual(['a1', '']);
+  });
+});
+
+describe('picking two runs', () => {
+  it('keeps at most two, the newest pick replacing the older, and unpicks on a second click', () => {
+    let picked = togglePick([], 'a');
+    picked = togglePick(picked, 'b');
+    expect(picked).toEqual(['a', 'b']);
+    expect(togglePick(picked, 'c')).toEqual(['b', 'c']);
+    expect(togglePick(picked, 'a')).toEqual(['b']);
   });
 });

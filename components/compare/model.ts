@@ -163,3 +163,8 @@ export function sampleEpisodes<E extends { outcome: string | null }>(items: E[])
 export function specLabel(env: { type: string; bridge?: string; task?: string }): string {
   return env.type === 'base' ? `${env.bridge}:${env.task} (bare)` : `harness (${env.type} on top)`;
 }
+
+/** Picking runs to compare: a second pick joins the first, a third replaces the older one. */
+export function togglePick(picked: string[], id: string): string[] {
+  return picked.includes(id) ? picked.filter((x) => x !== id) : [...picked.slice(-1), id];
+}
