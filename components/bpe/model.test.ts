@@ -65,3 +65,32 @@ describe('bpe step view', () => {
     expect(isMetaStep({ bpe: { kind: 'env' } })).toBe(false);
   });
 });
+
+describe('bpe experience and changes', () => {
+  it('reads recalled skills, queued notes and belief changes, dropping malformed entries', () => {
+    const v = bpeOf({
+      bpe: {
+        kind: 'env',
+        workspace: {
+          experience: {
+            size: 12,
+            recalled: [{ id: 's1', title: 'Open before you look', category: 'general' }, 'junk'],
+            notes: ['drawers hide mugs', 3],
+          },
+          changes: { belief: [{ key: 'recep:drawer 1', before: 'closed', after: 'open' }, 7] },
+          progress: [{ text: 'find a mug' }, null],
+        },
+      },
+    });
+    expect(v?.kind).toBe('env');
+    expect(v?.meta).toBeUndefined();
+    expect(v?.experience).toEqual({
+      size: 12,
+      recalled: [{ id: 's1', title: 'Open before you look', category: 'general' }],
+      notes: ['drawers hide mugs'],
+    });
+    expect(v?.changes.belief).toEqual([{ key: 'recep:drawer 1', before: 'closed', after: 'open' }]);
+    expect(v?.progress).toEqual([{ text: 'find a mug', status: 'pending' }]);
+    expect(v?.parts).toEqual({ belief: true, progress: true, experience: true });
+  });
+});

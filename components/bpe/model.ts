@@ -43,12 +43,12 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-export function bpeOf(meta: unknown): BpeStepView | undefined {
-  if (!isObj(meta) || !isObj(meta.bpe)) return undefined;
-  const b = meta.bpe;
-  const ws = isObj(b.workspace) ? b.workspace : {};
-  const parts = isObj(ws.parts) ? ws.parts : {};
-  const facts = isObj(ws.belief) ? ws.belief : {};
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Belief facts grouped for reading: objects under the receptacle they are in, states, the rest. */
+function readBelief(facts: Obj): BpeStepView['belief'] {
   const receptacles = new Map<string, { name: string; state: string; objects: string[] }>();
   const states: BpeFact[] = [];
   const other: BpeFact[] = [];
@@ -67,8 +67,56 @@ export function bpeOf(meta: unknown): BpeStepView | undefined {
     } else if (key.startsWith('state:')) states.push({ key: key.slice(6), value });
     else if (!['at', 'holding', 'goal', 'room'].includes(key)) other.push({ key, value });
   }
-  const exp = isObj(ws.experience) ? ws.experience : {};
-  const changes = isObj(ws.changes) ? ws.changes : {};
+  return {
+    at: str(facts.at),
+    holding: str(facts.holding),
+    receptacles: [...receptacles.values()].sort((a, b) =>
+      a.name.localeCompare(b.name, 'en', { numeric: true }),
+    ),
+    states,
+    other,
+  };
+}
+
+function readProgress(progress: unknown): BpeStepView['progress'] {
+  return Array.isArray(progress)
+    ? progress.filter(isObj).map((p) => ({
+        text: str(p.text) ?? '',
+        status: p.status === 'done' ? 'done' : 'pending',
+      }))
+    : [];
+}
+
+function readExperience(exp: Obj): BpeStepView['experience'] {
+  return {
+    size: typeof exp.size === 'number' ? exp.size : 0,
+    recalled: Array.isArray(exp.recalled)
+      ? exp.recalled.filter(isObj).map((r) => ({
+          id: str(r.id) ?? '',
+          title: str(r.title) ?? '',
+          category: str(r.category) ?? '',
+        }))
+      : [],
+    notes: strings(exp.notes),
+  };
+}
+
+function readChanges(changes: Obj): BpeStepView['changes'] {
+  return {
+    belief: Array.isArray(changes.belief)
+      ? changes.belief
+          .filter(isObj)
+          .map((c) => ({ key: str(c.key) ?? '', before: str(c.before), after: str(c.after) }))
+      : [],
+    progress: strings(changes.progress),
+  };
+}
+
+export function bpeOf(meta: unknown): BpeStepView | undefined {
+  if (!isObj(meta) || !isObj(meta.bpe)) return undefined;
+  const b = meta.bpe;
+  const ws = isObj(b.workspace) ? b.workspace : {};
+  const parts = isObj(ws.parts) ? ws.parts : {};
   const view: BpeStepView = {
     kind: b.kind === 'meta' ? 'meta' : 'env',
     metaActions: typeof b.metaActions === 'number' ? b.metaActions : 0,
@@ -78,44 +126,10 @@ export function bpeOf(meta: unknown): BpeStepView | undefined {
       progress: parts.progress !== false,
       experience: parts.experience !== false,
     },
-    belief: {
-      at: str(facts.at),
-      holding: str(facts.holding),
-      receptacles: [...receptacles.values()].sort((a, b) =>
-        a.name.localeCompare(b.name, 'en', { numeric: true }),
-      ),
-      states,
-      other,
-    },
-    progress: Array.isArray(ws.progress)
-      ? ws.progress.filter(isObj).map((p) => ({
-          text: str(p.text) ?? '',
-          status: p.status === 'done' ? 'done' : 'pending',
-        }))
-      : [],
-    experience: {
-      size: typeof exp.size === 'number' ? exp.size : 0,
-      recalled: Array.isArray(exp.recalled)
-        ? exp.recalled.filter(isObj).map((r) => ({
-            id: str(r.id) ?? '',
-            title: str(r.title) ?? '',
-            category: str(r.category) ?? '',
-          }))
-        : [],
-      notes: Array.isArray(exp.notes)
-        ? exp.notes.filter((n): n is string => typeof n === 'string')
-        : [],
-    },
-    changes: {
-      belief: Array.isArray(changes.belief)
-        ? changes.belief
-            .filter(isObj)
-            .map((c) => ({ key: str(c.key) ?? '', before: str(c.before), after: str(c.after) }))
-        : [],
-      progress: Array.isArray(changes.progress)
-        ? changes.progress.filter((p): p is string => typeof p === 'string')
-        : [],
-    },
+    belief: readBelief(isObj(ws.belief) ? ws.belief : {}),
+    progress: readProgress(ws.progress),
+    experience: readExperience(isObj(ws.experience) ? ws.experience : {}),
+    changes: readChanges(isObj(ws.changes) ? ws.changes : {}),
   };
   if (view.kind === 'meta') {
     view.meta = {

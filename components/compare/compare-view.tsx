@@ -8,7 +8,7 @@ import { useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { FailureBar } from '../charts/failure-bar.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
-import { failureLabel, interval, num, outcomeVariant, pct, shortId } from '../runs/format.ts';
+import { failureLabel, outcomeVariant, pct, shortId } from '../runs/format.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
@@ -17,56 +17,39 @@ import { cn } from '../ui/cn.ts';
 import { Label, Select } from '../ui/input.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
+import {
+  type CompareRow,
+  compareRows,
+  type DeltaSpec,
+  deltaOf,
+  parsePair,
+  sampleEpisodes,
+  specLabel,
+} from './model.ts';
 
-export function parsePair(pair: string): [string, string] {
-  const [a = '', b = ''] = pair.split('..');
-  return [a.trim(), b.trim()];
-}
-
-type Better = 'higher' | 'lower' | 'none';
-
-function Delta({
-  a,
-  b,
-  better,
-  digits = 1,
-  percent = false,
-  clear,
-}: {
-  a: number | null;
-  b: number | null;
-  better: Better;
-  digits?: number;
-  percent?: boolean;
-  clear?: boolean;
-}) {
-  if (a === null || b === null) return <span className="text-muted-foreground">—</span>;
-  const d = b - a;
-  const eps = percent ? 0.0005 : 10 ** -(digits + 1);
-  if (Math.abs(d) < eps) {
+function Delta(spec: DeltaSpec) {
+  const d = deltaOf(spec);
+  if (d.kind === 'missing') return <span className="text-muted-foreground">—</span>;
+  if (d.kind === 'same') {
     return (
       <span className="inline-flex items-center gap-1 text-muted-foreground" data-diff="same">
         <Minus className="size-3" /> same
       </span>
     );
   }
-  const good = better === 'none' ? undefined : better === 'higher' ? d > 0 : d < 0;
-  const text = percent
-    ? `${d > 0 ? '+' : ''}${(d * 100).toFixed(digits)} pts`
-    : `${d > 0 ? '+' : ''}${d.toFixed(digits)}`;
   return (
     <span
-      data-diff={good === undefined ? 'changed' : good ? 'better' : 'worse'}
+      data-diff={d.good === undefined ? 'changed' : d.good ? 'better' : 'worse'}
       className={cn(
         'inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-medium tabular-nums',
-        good === true && 'bg-success-soft text-success',
-        good === false && 'bg-danger-soft text-danger',
-        good === undefined && 'bg-muted',
+        d.good === true && 'bg-success-soft text-success',
+        d.good === false && 'bg-danger-soft text-danger',
+        d.good === undefined && 'bg-muted',
       )}
     >
-      {d > 0 ? <ArrowUp className="size-3" /> : <ArrowDown className="size-3" />}
-      {text}
-      {clear ? <span className="ml-1 text-[10px] uppercase">clear</span> : null}
+      {d.up ? <ArrowUp className="size-3" /> : <ArrowDown className="size-3" />}
+      {d.text}
+      {spec.clear ? <span className="ml-1 text-[10px] uppercase">clear</span> : null}
     </span>
   );
 }
@@ -150,11 +133,6 @@ export function CompareView({
 
 type Summary = RouterOutputs['runs']['byId'];
 
-function specLabel(s: Summary): string {
-  const env = s.spec.env;
-  return env.type === 'base' ? `${env.bridge}:${env.task} (bare)` : `harness (${env.type} on top)`;
-}
-
 export function CompareBody({
   a,
   b,
@@ -164,130 +142,15 @@ export function CompareBody({
   b: Summary;
   labels: [string, string];
 }) {
-  const ma = a.metrics;
-  const mb = b.metrics;
-  const clear =
-    ma.successRate !== null &&
-    mb.successRate !== null &&
-    (ma.interval[1] < mb.interval[0] || mb.interval[1] < ma.interval[0]);
-  const categories = [
-    ...new Set([...Object.keys(ma.failureDistribution), ...Object.keys(mb.failureDistribution)]),
-  ];
-  const share = (m: typeof ma, c: string) =>
-    m.failures > 0 ? (m.failureDistribution[c] ?? 0) / m.failures : null;
-  const rows: { label: string; a: ReactNode; b: ReactNode; delta: ReactNode; testId: string }[] = [
-    {
-      label: 'Success rate',
-      testId: 'success',
-      a: pct(ma.successRate),
-      b: pct(mb.successRate),
-      delta: <Delta a={ma.successRate} b={mb.successRate} better="higher" percent clear={clear} />,
-    },
-    {
-      label: '95% interval',
-      testId: 'interval',
-      a: ma.successRate === null ? '—' : interval(ma.interval),
-      b: mb.successRate === null ? '—' : interval(mb.interval),
-      delta: null,
-    },
-    {
-      label: 'Scored episodes',
-      testId: 'scored',
-      a: ma.successes + ma.failures,
-      b: mb.successes + mb.failures,
-      delta: null,
-    },
-    {
-      label: 'Mean steps',
-      testId: 'mean-steps',
-      a: num(ma.meanSteps),
-      b: num(mb.meanSteps),
-      delta: <Delta a={ma.meanSteps} b={mb.meanSteps} better="lower" />,
-    },
-    {
-      label: 'Mean steps (successful)',
-      testId: 'mean-steps-success',
-      a: num(ma.meanStepsSuccess),
-      b: num(mb.meanStepsSuccess),
-      delta: <Delta a={ma.meanStepsSuccess} b={mb.meanStepsSuccess} better="lower" />,
-    },
-    {
-      label: 'Mean cost-aware reward',
-      testId: 'reward',
-      a: num(ma.meanReward, 2),
-      b: num(mb.meanReward, 2),
-      delta: <Delta a={ma.meanReward} b={mb.meanReward} better="higher" digits={2} />,
-    },
-    {
-      label: 'Errors (not scored)',
-      testId: 'errors',
-      a: ma.errors,
-      b: mb.errors,
-      delta: <Delta a={ma.errors} b={mb.errors} better="lower" digits={0} />,
-    },
-    ...categories.map((c) => ({
-      label: `Failure: ${failureLabel(c)}`,
-      testId: `failure-${c}`,
-      a: `${ma.failureDistribution[c] ?? 0} (${pct(share(ma, c), 0)})`,
-      b: `${mb.failureDistribution[c] ?? 0} (${pct(share(mb, c), 0)})`,
-      delta: <Delta a={share(ma, c)} b={share(mb, c)} better="lower" percent digits={0} />,
-    })),
-  ];
-
   return (
     <div className="flex flex-col gap-4" data-testid="compare">
       <div className="grid gap-4 md:grid-cols-2">
-        {[a, b].map((r, i) => (
-          <Card key={r.id} data-testid={`compare-card-${i}`}>
-            <CardHeader>
-              <CardTitle className="flex items-center gap-2">
-                <Badge variant={i === 0 ? 'outline' : 'info'}>{labels[i]}</Badge>
-                <Link href={`/runs/${r.id}`} className="font-mono text-primary hover:underline">
-                  {r.id}
-                </Link>
-              </CardTitle>
-              <div className="text-xs text-muted-foreground">
-                {r.kind} · <span className="font-mono">{r.policy}</span> · {specLabel(r)} ·{' '}
-                {r.episodesDone}/{r.episodesTotal} episodes
-              </div>
-            </CardHeader>
-            <CardContent>
-              <SuccessInterval
-                rate={r.metrics.successRate}
-                iv={r.metrics.interval}
-                testId={`compare-success-${i}`}
-              />
-              <FailureBar className="mt-4" distribution={r.metrics.failureDistribution} />
-            </CardContent>
-          </Card>
-        ))}
+        <RunCard run={a} label={labels[0]} index={0} />
+        <RunCard run={b} label={labels[1]} index={1} />
       </div>
       <Card>
         <CardContent className="pt-4">
-          <Table>
-            <THead>
-              <TR>
-                <TH>Metric</TH>
-                <TH className="text-right">{labels[0]}</TH>
-                <TH className="text-right">{labels[1]}</TH>
-                <TH className="text-right">Change</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {rows.map((row) => (
-                <TR key={row.testId} data-testid={`cmp-${row.testId}`}>
-                  <TD className="text-sm">{row.label}</TD>
-                  <TD className="text-right tabular-nums" data-testid="cmp-a">
-                    {row.a}
-                  </TD>
-                  <TD className="text-right tabular-nums" data-testid="cmp-b">
-                    {row.b}
-                  </TD>
-                  <TD className="text-right text-xs">{row.delta}</TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <MetricsTable rows={compareRows(a.metrics, b.metrics)} labels={labels} />
         </CardContent>
       </Card>
       <div className="grid gap-4 md:grid-cols-2">
@@ -298,16 +161,67 @@ export function CompareBody({
   );
 }
 
+function RunCard({ run: r, label, index: i }: { run: Summary; label: string; index: number }) {
+  return (
+    <Card data-testid={`compare-card-${i}`}>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Badge variant={i === 0 ? 'outline' : 'info'}>{label}</Badge>
+          <Link href={`/runs/${r.id}`} className="font-mono text-primary hover:underline">
+            {r.id}
+          </Link>
+        </CardTitle>
+        <div className="text-xs text-muted-foreground">
+          {r.kind} · <span className="font-mono">{r.policy}</span> · {specLabel(r.spec.env)} ·{' '}
+          {r.episodesDone}/{r.episodesTotal} episodes
+        </div>
+      </CardHeader>
+      <CardContent>
+        <SuccessInterval
+          rate={r.metrics.successRate}
+          iv={r.metrics.interval}
+          testId={`compare-success-${i}`}
+        />
+        <FailureBar className="mt-4" distribution={r.metrics.failureDistribution} />
+      </CardContent>
+    </Card>
+  );
+}
+
+function MetricsTable({ rows, labels }: { rows: CompareRow[]; labels: [string, string] }) {
+  return (
+    <Table>
+      <THead>
+        <TR>
+          <TH>Metric</TH>
+          <TH className="text-right">{labels[0]}</TH>
+          <TH className="text-right">{labels[1]}</TH>
+          <TH className="text-right">Change</TH>
+        </TR>
+      </THead>
+      <TBody>
+        {rows.map((row) => (
+          <TR key={row.testId} data-testid={`cmp-${row.testId}`}>
+            <TD className="text-sm">{row.label}</TD>
+            <TD className="text-right tabular-nums" data-testid="cmp-a">
+              {row.a}
+            </TD>
+            <TD className="text-right tabular-nums" data-testid="cmp-b">
+              {row.b}
+            </TD>
+            <TD className="text-right text-xs">{row.delta ? <Delta {...row.delta} /> : null}</TD>
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
 /** A few episodes of each outcome, to read beside the numbers. */
 function SampleTrajectories({ runId, label }: { runId: string; label: string }) {
   const trpc = useTRPC();
   const episodes = useQuery(trpc.runs.episodes.queryOptions({ runId, limit: 1000 }));
-  const items = episodes.data?.items ?? [];
-  const sample = [
-    ...items.filter((e) => e.outcome === 'failure').slice(0, 3),
-    ...items.filter((e) => e.outcome === 'success').slice(0, 2),
-    ...items.filter((e) => e.outcome === 'error').slice(0, 1),
-  ];
+  const sample = sampleEpisodes(episodes.data?.items ?? []);
   return (
     <Card>
       <CardHeader>

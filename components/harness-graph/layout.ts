@@ -20,3 +20,12 @@ export function autoLayout(graph: Graph): Record<string, XY> {
   }
   return positions;
 }
+
+/** A graph with its nodes placed by the auto-layout. */
+export function laidOut(graph: Graph): Graph {
+  const positions = autoLayout(graph);
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })),
+  };
+}

@@ -3,17 +3,15 @@
 // (built from the tools, with the admissible commands offered by playing the wrapped environment),
 // a Contract's hook code (checked by the engine, errors with line numbers), a Chain's mode.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Plus, Trash2 } from 'lucide-react';
-import { useState } from 'react';
-import type { Action } from '../../bridges/core/types.ts';
+import { CheckCircle2 } from 'lucide-react';
 import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../server/harness/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select } from '../ui/input.tsx';
-import { ErrorNote } from '../ui/misc.tsx';
 import { CodeEditor } from './code-editor.tsx';
 import { type Graph, type GraphNode, kindLabel, subtreeSpec } from './model.ts';
+import { StagePanel } from './stage-panel.tsx';
 import { TestOnTrajectory } from './test-on-trajectory.tsx';
 
 export type UpdateFn = (data: GraphNode['data'], coalesceKey?: string) => void;
@@ -122,147 +120,6 @@ function BasePanel({
           <p className="text-xs text-warning">No such task yet — keep typing or pick one.</p>
         ) : null}
       </div>
-    </div>
-  );
-}
-
-function actionLabel(a: Action): string {
-  const values = Object.values(a.args);
-  return values.length === 1 && typeof values[0] === 'string'
-    ? values[0]
-    : `${a.name} ${JSON.stringify(a.args)}`;
-}
-
-function StagePanel({
-  node,
-  graph,
-  onUpdate,
-}: {
-  node: Extract<GraphNode, { kind: 'stage' }>;
-  graph: Graph;
-  onUpdate: UpdateFn;
-}) {
-  const trpc = useTRPC();
-  const [text, setText] = useState('');
-  const inner = (() => {
-    const edge = graph.edges.find((e) => e.target === node.id && e.targetHandle === 'env');
-    return edge ? subtreeSpec(graph, edge.source) : undefined;
-  })();
-  // Play the wrapped environment with the current set-up actions to offer what may be typed next.
-  const offers = useMutation(trpc.play.replay.mutationOptions());
-  const actions = node.data.actions;
-  const setActions = (next: Action[]) => onUpdate({ actions: next });
-  const textTool = offers.data?.textTool;
-  const add = (command: string) => {
-    const tool = textTool ?? { name: 'act', arg: 'command' };
-    setActions([...actions, { name: tool.name, args: { [tool.arg]: command } }]);
-  };
-
-  return (
-    <div className="flex flex-col gap-3">
-      <p className="text-xs text-muted-foreground">
-        Set-up actions replayed after every reset. They are not agent steps; one the environment
-        rejects fails the run before any episode, naming the action.
-      </p>
-      <ol className="flex flex-col gap-1" data-testid="stage-actions">
-        {actions.map((a, i) => (
-          <li
-            // biome-ignore lint/suspicious/noArrayIndexKey: set-up actions are positional (order is the Stage's meaning)
-            key={`${i}:${actionLabel(a)}`}
-            className="flex items-center gap-2 rounded-md border px-2 py-1"
-          >
-            <span className="w-5 text-xs text-muted-foreground">{i + 1}</span>
-            <code className="flex-1 truncate text-xs">{actionLabel(a)}</code>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`Remove action ${i + 1}`}
-              onClick={() => setActions(actions.filter((_, j) => j !== i))}
-            >
-              <Trash2 />
-            </Button>
-          </li>
-        ))}
-        {actions.length === 0 ? (
-          <li className="text-xs text-muted-foreground">No set-up actions yet.</li>
-        ) : null}
-      </ol>
-      <form
-        className="flex gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (text.trim()) add(text.trim());
-          setText('');
-        }}
-      >
-        <Input
-          data-testid="stage-command"
-          placeholder="e.g. go to drawer 1"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <Button type="submit" variant="outline" size="icon" aria-label="Add action">
-          <Plus />
-        </Button>
-      </form>
-      <Button
-        variant="secondary"
-        size="sm"
-        data-testid="stage-offer"
-        disabled={!inner?.ok || offers.isPending}
-        onClick={() => inner?.ok && offers.mutate({ spec: inner.spec, seed: 0, actions })}
-      >
-        {offers.isPending ? 'Playing…' : 'Offer admissible commands (play the wrapped env)'}
-      </Button>
-      {!inner?.ok ? (
-        <p className="text-xs text-muted-foreground">Connect an environment to this Stage first.</p>
-      ) : null}
-      <ErrorNote error={offers.error} />
-      {offers.data ? (
-        <div className="flex flex-col gap-2">
-          <pre
-            className="max-h-28 overflow-auto rounded-md bg-muted p-2 text-xs whitespace-pre-wrap"
-            data-testid="stage-observation"
-          >
-            {offers.data.observation.text}
-          </pre>
-          {offers.data.failedAt !== null ? (
-            <p className="text-xs text-danger">
-              Action {offers.data.failedAt + 1} was rejected: {offers.data.observation.text}
-            </p>
-          ) : null}
-          <div className="flex max-h-48 flex-wrap gap-1 overflow-auto" data-testid="stage-offers">
-            {offers.data.admissible.map((c) => (
-              <button
-                type="button"
-                key={c}
-                onClick={() => {
-                  add(c);
-                  if (inner?.ok)
-                    offers.mutate({
-                      spec: inner.spec,
-                      seed: 0,
-                      actions: [
-                        ...actions,
-                        {
-                          name: textTool?.name ?? 'act',
-                          args: { [textTool?.arg ?? 'command']: c },
-                        },
-                      ],
-                    });
-                }}
-                className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs hover:bg-accent"
-              >
-                {c}
-              </button>
-            ))}
-          </div>
-          <p className="text-[11px] text-muted-foreground">
-            Click a command to play it and keep it (record by playing).
-          </p>
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,15 +1,14 @@
 'use client';
 // A new harness starts from a task: its environment node wired to the output, ready to wrap.
 import { useMutation } from '@tanstack/react-query';
-import { Save } from 'lucide-react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { HarnessEditor, laidOut } from '../harness-graph/editor.tsx';
+import { HarnessEditor } from '../harness-graph/editor.tsx';
+import { laidOut } from '../harness-graph/layout.ts';
 import { type Graph, specToGraph } from '../harness-graph/model.ts';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
+import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
 import { useTRPC } from '../trpc/client.tsx';
-import { Button } from '../ui/button.tsx';
-import { Input } from '../ui/input.tsx';
 import { ErrorNote, PageHeader } from '../ui/misc.tsx';
 
 export function NewHarness() {
@@ -45,34 +44,25 @@ export function NewHarness() {
       <HarnessEditor
         initial={initial}
         actions={({ spec }) => (
-          <form
-            className="flex items-center gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (spec.ok)
-                create.mutate({
-                  name: name || 'Untitled harness',
-                  spec: spec.spec,
-                  versionName: 'v1',
-                });
-            }}
+          <SaveSpecForm
+            spec={spec}
+            name={name}
+            onName={setName}
+            onSave={(harnessSpec) =>
+              create.mutate({
+                name: name || 'Untitled harness',
+                spec: harnessSpec,
+                versionName: 'v1',
+              })
+            }
+            pending={create.isPending}
+            nameTestId="harness-name"
+            saveTestId="create-harness"
+            inputClassName="h-8 w-56"
+            placeholder="Harness name"
           >
-            <Input
-              data-testid="harness-name"
-              className="h-8 w-56"
-              placeholder="Harness name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <Button
-              type="submit"
-              size="sm"
-              data-testid="create-harness"
-              disabled={!spec.ok || create.isPending}
-            >
-              <Save /> Create harness
-            </Button>
-          </form>
+            Create harness
+          </SaveSpecForm>
         )}
         below={({ spec }) => <PlayPanel spec={spec.ok ? spec.spec : undefined} />}
       />

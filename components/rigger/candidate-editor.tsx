@@ -3,19 +3,23 @@
 // harness-library version instead). Edits stay local until saved as a new harness; approving files
 // the candidate as the designer wrote it in the task's harness library.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Save } from 'lucide-react';
+import { CheckCircle2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { HarnessEditor, laidOut } from '../harness-graph/editor.tsx';
+import type { HarnessSpec } from '../../server/harness/spec.ts';
+import { HarnessEditor } from '../harness-graph/editor.tsx';
+import { laidOut } from '../harness-graph/layout.ts';
 import { specToGraph } from '../harness-graph/model.ts';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
+import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { Button } from '../ui/button.tsx';
-import { Input } from '../ui/input.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import type { RigCandidate } from './use-rig.ts';
 
-export function CandidateEditor({ rigId, candidateId }: { rigId: string; candidateId: string }) {
+/** The candidate as an editor graph; approving it, or saving an edited copy as a new harness. */
+function useCandidateEditor(rigId: string, candidateId: string) {
   const trpc = useTRPC();
   const router = useRouter();
   const rig = useQuery(trpc.rigs.byId.queryOptions({ id: rigId }));
@@ -37,12 +41,33 @@ export function CandidateEditor({ rigId, candidateId }: { rigId: string; candida
       onSuccess: ({ harnessId }) => router.push(`/harnesses/${harnessId}`),
     }),
   );
+  const n = (candidate?.iteration ?? 0) + 1;
+  return {
+    rig,
+    candidate,
+    initial,
+    name,
+    setName,
+    approve,
+    create,
+    saveCopy: (spec: HarnessSpec) =>
+      create.mutate({
+        name: name || `Edited rig candidate #${n}`,
+        spec,
+        versionName: 'v1',
+        note: `Edited from rig ${rigId}, candidate #${n}.`,
+      }),
+  };
+}
 
-  if (rig.error) return <ErrorNote error={rig.error} />;
-  if (rig.data && !candidate)
+export function CandidateEditor({ rigId, candidateId }: { rigId: string; candidateId: string }) {
+  const c = useCandidateEditor(rigId, candidateId);
+  const { candidate, initial } = c;
+
+  if (c.rig.error) return <ErrorNote error={c.rig.error} />;
+  if (c.rig.data && !candidate)
     return <ErrorNote error={{ message: `candidate '${candidateId}' is not in this rig` }} />;
-  if (!rig.data || !candidate || !initial) return <Skeleton className="h-[600px]" />;
-  const lib = candidate.library;
+  if (!c.rig.data || !candidate || !initial) return <Skeleton className="h-[600px]" />;
 
   return (
     <div>
@@ -55,63 +80,69 @@ export function CandidateEditor({ rigId, candidateId }: { rigId: string; candida
         title={`Candidate #${candidate.iteration + 1}${candidate.round > 0 ? ` (round ${candidate.round + 1})` : ''}`}
         description={<span>{candidate.rationale}</span>}
         actions={
-          lib ? (
-            <Button asChild variant="outline">
-              <Link
-                href={`/harnesses/${lib.harnessId}?version=${lib.version}`}
-                data-testid="library-link"
-              >
-                In the harness library (v{lib.version})
-              </Link>
-            </Button>
-          ) : !candidate.writeError ? (
-            <Button
-              variant="success"
-              data-testid="approve-to-library"
-              disabled={approve.isPending}
-              onClick={() => approve.mutate({ candidateId, decision: 'approve' })}
-            >
-              <CheckCircle2 /> Approve to the library
-            </Button>
+          candidate.library || !candidate.writeError ? (
+            <LibraryAction
+              candidate={candidate}
+              pending={c.approve.isPending}
+              onApprove={() => c.approve.mutate({ candidateId, decision: 'approve' })}
+            />
           ) : null
         }
       />
-      <ErrorNote error={approve.error ?? create.error} />
+      <ErrorNote error={c.approve.error ?? c.create.error} />
       <HarnessEditor
         initial={initial}
         actions={({ spec }) => (
-          <form
-            className="flex items-center gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (spec.ok)
-                create.mutate({
-                  name: name || `Edited rig candidate #${candidate.iteration + 1}`,
-                  spec: spec.spec,
-                  versionName: 'v1',
-                  note: `Edited from rig ${rigId}, candidate #${candidate.iteration + 1}.`,
-                });
-            }}
+          <SaveSpecForm
+            spec={spec}
+            name={c.name}
+            onName={c.setName}
+            onSave={c.saveCopy}
+            pending={c.create.isPending}
+            nameTestId="harness-name"
+            saveTestId="create-harness"
+            inputClassName="h-8 w-56"
+            placeholder="Save an edited copy as…"
           >
-            <Input
-              data-testid="harness-name"
-              className="h-8 w-56"
-              placeholder="Save an edited copy as…"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <Button
-              type="submit"
-              size="sm"
-              data-testid="create-harness"
-              disabled={!spec.ok || create.isPending}
-            >
-              <Save /> Save as harness
-            </Button>
-          </form>
+            Save as harness
+          </SaveSpecForm>
         )}
         below={({ spec }) => <PlayPanel spec={spec.ok ? spec.spec : undefined} />}
       />
     </div>
+  );
+}
+
+/** The candidate's library version once approved; until then (if it was written), the way to approve it. */
+function LibraryAction({
+  candidate,
+  pending,
+  onApprove,
+}: {
+  candidate: RigCandidate;
+  pending: boolean;
+  onApprove: () => void;
+}) {
+  const lib = candidate.library;
+  if (lib)
+    return (
+      <Button asChild variant="outline">
+        <Link
+          href={`/harnesses/${lib.harnessId}?version=${lib.version}`}
+          data-testid="library-link"
+        >
+          In the harness library (v{lib.version})
+        </Link>
+      </Button>
+    );
+  return (
+    <Button
+      variant="success"
+      data-testid="approve-to-library"
+      disabled={pending}
+      onClick={onApprove}
+    >
+      <CheckCircle2 /> Approve to the library
+    </Button>
   );
 }

@@ -1,16 +1,16 @@
 'use client';
 // Launch EnvRigger from a task page: policy, designer, K, iterations and the user's constraints;
 // below it, the task's harness library (where approved rig candidates land) and its rigs.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
-import { Input, Label, Select, Textarea } from '../ui/input.tsx';
+import { Field, NumberField } from '../ui/field.tsx';
+import { Select, Textarea } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
+import { useRigLaunch } from './use-rig-launch.ts';
 
 export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
   return (
@@ -22,127 +22,55 @@ export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
 }
 
 function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
-  const trpc = useTRPC();
-  const router = useRouter();
-  const policies = useQuery(trpc.policies.list.queryOptions({ bridge }));
-  const usable = (policies.data ?? []).filter((p) => p.kind !== 'human');
-  const [policy, setPolicy] = useState('');
-  const [designer, setDesigner] = useState<'heuristic' | 'llm'>('heuristic');
-  const [k, setK] = useState(5);
-  const [iterations, setIterations] = useState(5);
-  const [lo, setLo] = useState(0.4);
-  const [hi, setHi] = useState(0.6);
-  const [defect, setDefect] = useState('');
-  const chosen = policy || usable[0]?.id || '';
-  const launch = useMutation(
-    trpc.rigs.launch.mutationOptions({ onSuccess: ({ rigId }) => router.push(`/rigs/${rigId}`) }),
-  );
+  const l = useRigLaunch(bridge, task);
   return (
     <form
       className="flex flex-col gap-3"
       data-testid="launch-rig"
       onSubmit={(e) => {
         e.preventDefault();
-        launch.mutate({
-          task: `${bridge}:${task}`,
-          policy: chosen,
-          designer,
-          k,
-          maxIterations: iterations,
-          band: [lo, hi],
-          ...(defect.trim() ? { defect: defect.trim() } : {}),
-        });
+        l.submit();
       }}
     >
       <div className="grid grid-cols-2 gap-2">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-policy">Policy</Label>
+        <Field label="Policy" htmlFor="r-policy">
           <Select
             id="r-policy"
             data-testid="rig-policy"
-            value={chosen}
-            onChange={(e) => setPolicy(e.target.value)}
+            value={l.chosen}
+            onChange={(e) => l.set('policy', e.target.value)}
           >
-            {usable.map((p) => (
+            {l.usable.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.id}
               </option>
             ))}
           </Select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-designer">Designer</Label>
+        </Field>
+        <Field label="Designer" htmlFor="r-designer">
           <Select
             id="r-designer"
             data-testid="rig-designer"
-            value={designer}
-            onChange={(e) => setDesigner(e.target.value === 'llm' ? 'llm' : 'heuristic')}
+            value={l.form.designer}
+            onChange={(e) => l.set('designer', e.target.value === 'llm' ? 'llm' : 'heuristic')}
           >
             <option value="heuristic">heuristic (offline)</option>
             <option value="llm">llm (OpenAI-compatible)</option>
           </Select>
-        </div>
+        </Field>
       </div>
-      <div className="grid grid-cols-4 gap-2">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-k">Rollouts (K)</Label>
-          <Input
-            id="r-k"
-            type="number"
-            min={1}
-            max={100}
-            value={k}
-            onChange={(e) => setK(Number(e.target.value))}
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-it">Iterations</Label>
-          <Input
-            id="r-it"
-            type="number"
-            min={1}
-            max={50}
-            value={iterations}
-            onChange={(e) => setIterations(Number(e.target.value))}
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-lo">Band low</Label>
-          <Input
-            id="r-lo"
-            type="number"
-            step={0.05}
-            min={0}
-            max={1}
-            value={lo}
-            onChange={(e) => setLo(Number(e.target.value))}
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="r-hi">Band high</Label>
-          <Input
-            id="r-hi"
-            type="number"
-            step={0.05}
-            min={0}
-            max={1}
-            value={hi}
-            onChange={(e) => setHi(Number(e.target.value))}
-          />
-        </div>
-      </div>
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="r-defect">Defect to target (optional)</Label>
+      <RigSizeFields l={l} />
+      <Field label="Defect to target (optional)" htmlFor="r-defect">
         <Textarea
           id="r-defect"
           rows={2}
           placeholder="e.g. the policy never opens drawers"
-          value={defect}
-          onChange={(e) => setDefect(e.target.value)}
+          value={l.form.defect}
+          onChange={(e) => l.set('defect', e.target.value)}
         />
-      </div>
-      <ErrorNote error={launch.error} />
-      <Button type="submit" data-testid="rig-launch" disabled={!chosen || launch.isPending}>
+      </Field>
+      <ErrorNote error={l.launch.error} />
+      <Button type="submit" data-testid="rig-launch" disabled={!l.chosen || l.launch.isPending}>
         <Wand2 className="size-4" /> Rig this task
       </Button>
     </form>
@@ -187,6 +115,47 @@ function TaskLibrary({ bridge, task }: { bridge: string; task: string }) {
           ))}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+function RigSizeFields({ l }: { l: ReturnType<typeof useRigLaunch> }) {
+  return (
+    <div className="grid grid-cols-4 gap-2">
+      <NumberField
+        id="r-k"
+        label="Rollouts (K)"
+        min={1}
+        max={100}
+        value={l.form.k}
+        onChange={(v) => l.set('k', v)}
+      />
+      <NumberField
+        id="r-it"
+        label="Iterations"
+        min={1}
+        max={50}
+        value={l.form.iterations}
+        onChange={(v) => l.set('iterations', v)}
+      />
+      <NumberField
+        id="r-lo"
+        label="Band low"
+        step={0.05}
+        min={0}
+        max={1}
+        value={l.form.lo}
+        onChange={(v) => l.set('lo', v)}
+      />
+      <NumberField
+        id="r-hi"
+        label="Band high"
+        step={0.05}
+        min={0}
+        max={1}
+        value={l.form.hi}
+        onChange={(v) => l.set('hi', v)}
+      />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { SuccessInterval } from '../charts/success-interval.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -36,6 +37,8 @@ function firstBase(env: {
   return firstBase(inner);
 }
 
+type Run = RouterOutputs['runs']['byId'];
+
 export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const run = useQuery({
@@ -50,102 +53,18 @@ export function RunDetail({ id }: { id: string }) {
   if (run.error) return <ErrorNote error={run.error} />;
   if (!run.data) return <Skeleton className="h-96" />;
   const r = run.data;
-  const m = r.metrics;
-  const base = firstBase(r.spec.env);
-  const harnessErrors = m.errorDistribution.harness ?? 0;
 
   return (
     <div>
-      <PageHeader
-        eyebrow={
-          <Link href="/runs" className="hover:underline">
-            ← Runs
-          </Link>
-        }
-        title={
-          <span className="flex items-center gap-3">
-            Run <span className="font-mono text-xl">{r.id}</span>
-          </span>
-        }
-        description={
-          <span className="flex flex-wrap items-center gap-2">
-            <Badge variant={r.kind === 'validation' ? 'info' : 'outline'}>{r.kind}</Badge>
-            <span className="font-mono">{r.policy}</span> on{' '}
-            <Link
-              href={taskHref(base.bridge, base.task)}
-              className="font-mono text-primary hover:underline"
-            >
-              {base.bridge}:{base.task}
-            </Link>
-            {r.spec.env.type !== 'base' ? (
-              <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
-            ) : null}
-            <RunSkillBank rewardParams={r.rewardParams} />
-            <span>
-              · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
-            </span>
-          </span>
-        }
-        actions={
-          <>
-            {inFlight ? (
-              <span
-                className="flex items-center gap-1.5 text-sm text-info"
-                data-testid="live-indicator"
-                data-state={live.status}
-              >
-                <Radio className="size-4 animate-pulse" />{' '}
-                {live.status === 'pending' ? 'Live' : 'Connecting…'}
-              </span>
-            ) : null}
-            <Button variant="outline" asChild>
-              <Link href={`/compare?runs=${r.id}..`}>
-                <GitCompare /> Compare…
-              </Link>
-            </Button>
-          </>
-        }
-      />
-
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-5">
-        <Card className="md:col-span-2">
-          <CardHeader>
-            <CardTitle>Success rate</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <SuccessInterval rate={m.successRate} iv={m.interval} testId="success" />
-            <div className="mt-2 text-xs text-muted-foreground" data-testid="scored-count">
-              {m.successes} of {m.successes + m.failures} scored episodes succeeded
-            </div>
-          </CardContent>
-        </Card>
-        <Stat
-          label="Progress"
-          testId="progress"
-          value={`${r.episodesDone} / ${r.episodesTotal}`}
-          hint={<RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />}
-        />
-        <Stat
-          label="Mean steps"
-          testId="mean-steps"
-          value={num(m.meanSteps)}
-          hint={`successful: ${num(m.meanStepsSuccess)} · mean reward ${num(m.meanReward, 2)}`}
-        />
-        <Stat
-          label="Harness errors"
-          testId="harness-errors"
-          value={harnessErrors}
-          hint={`all errors: ${m.errors} (kept apart, never scored)`}
-        />
-      </div>
-
+      <RunHeader run={r} live={inFlight ? live.status : null} />
+      <RunStats run={r} />
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>Failure distribution</CardTitle>
           </CardHeader>
           <CardContent>
-            <FailureChart distribution={m.failureDistribution} />
+            <FailureChart distribution={r.metrics.failureDistribution} />
           </CardContent>
         </Card>
         <Card>
@@ -157,7 +76,6 @@ export function RunDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       </div>
-
       <Card className="mt-4">
         <CardHeader>
           <CardTitle>Episodes</CardTitle>
@@ -167,6 +85,100 @@ export function RunDetail({ id }: { id: string }) {
         </CardContent>
       </Card>
       {r.error ? <ErrorNote error={{ message: r.error }} /> : null}
+    </div>
+  );
+}
+
+/** The run's identity and setup; while in flight, the live stream's state (null once final). */
+function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
+  const base = firstBase(r.spec.env);
+  return (
+    <PageHeader
+      eyebrow={
+        <Link href="/runs" className="hover:underline">
+          ← Runs
+        </Link>
+      }
+      title={
+        <span className="flex items-center gap-3">
+          Run <span className="font-mono text-xl">{r.id}</span>
+        </span>
+      }
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <Badge variant={r.kind === 'validation' ? 'info' : 'outline'}>{r.kind}</Badge>
+          <span className="font-mono">{r.policy}</span> on{' '}
+          <Link
+            href={taskHref(base.bridge, base.task)}
+            className="font-mono text-primary hover:underline"
+          >
+            {base.bridge}:{base.task}
+          </Link>
+          {r.spec.env.type !== 'base' ? (
+            <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
+          ) : null}
+          <RunSkillBank rewardParams={r.rewardParams} />
+          <span>
+            · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
+          </span>
+        </span>
+      }
+      actions={
+        <>
+          {live !== null ? (
+            <span
+              className="flex items-center gap-1.5 text-sm text-info"
+              data-testid="live-indicator"
+              data-state={live}
+            >
+              <Radio className="size-4 animate-pulse" />{' '}
+              {live === 'pending' ? 'Live' : 'Connecting…'}
+            </span>
+          ) : null}
+          <Button variant="outline" asChild>
+            <Link href={`/compare?runs=${r.id}..`}>
+              <GitCompare /> Compare…
+            </Link>
+          </Button>
+        </>
+      }
+    />
+  );
+}
+
+function RunStats({ run: r }: { run: Run }) {
+  const m = r.metrics;
+  return (
+    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-5">
+      <Card className="md:col-span-2">
+        <CardHeader>
+          <CardTitle>Success rate</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <SuccessInterval rate={m.successRate} iv={m.interval} testId="success" />
+          <div className="mt-2 text-xs text-muted-foreground" data-testid="scored-count">
+            {m.successes} of {m.successes + m.failures} scored episodes succeeded
+          </div>
+        </CardContent>
+      </Card>
+      <Stat
+        label="Progress"
+        testId="progress"
+        value={`${r.episodesDone} / ${r.episodesTotal}`}
+        hint={<RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />}
+      />
+      <Stat
+        label="Mean steps"
+        testId="mean-steps"
+        value={num(m.meanSteps)}
+        hint={`successful: ${num(m.meanStepsSuccess)} · mean reward ${num(m.meanReward, 2)}`}
+      />
+      <Stat
+        label="Harness errors"
+        testId="harness-errors"
+        value={m.errorDistribution.harness ?? 0}
+        hint={`all errors: ${m.errors} (kept apart, never scored)`}
+      />
     </div>
   );
 }

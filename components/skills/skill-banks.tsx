@@ -4,17 +4,12 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
-
-const CATEGORY_LABEL: Record<string, string> = {
-  general: 'General skills',
-  task: 'Task-specific skills',
-  mistake: 'Common mistakes',
-  prior: 'Search priors',
-};
+import { bankRunId, CATEGORIES, CATEGORY_LABEL, titleOf } from './model.ts';
 
 export function SkillBankList() {
   const trpc = useTRPC();
@@ -77,21 +72,16 @@ export function SkillBankList() {
   );
 }
 
+type BankDetail = RouterOutputs['skills']['bank'];
+type Skill = BankDetail['skills'][number];
+
 export function SkillBankDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const bank = useQuery(trpc.skills.bank.queryOptions({ id }));
   if (bank.error) return <ErrorNote error={bank.error} />;
   if (!bank.data) return <Skeleton className="h-64" />;
-  const { skills, edits } = bank.data;
-  const config = bank.data.bank.config;
-  const runId =
-    config &&
-    typeof config === 'object' &&
-    !Array.isArray(config) &&
-    typeof config.runId === 'string'
-      ? config.runId
-      : undefined;
-  const categories = ['general', 'task', 'mistake', 'prior'];
+  const { skills, edits, episodeRuns } = bank.data;
+  const runId = bankRunId(bank.data.bank.config);
   return (
     <div className="flex flex-col gap-6">
       <PageHeader
@@ -99,7 +89,7 @@ export function SkillBankDetail({ id }: { id: string }) {
         title={bank.data.bank.name}
         description={`${skills.length} skills · source ${bank.data.bank.source}`}
       />
-      {categories.map((c) => {
+      {CATEGORIES.map((c) => {
         const list = skills.filter((s) => s.category === c);
         if (list.length === 0) return null;
         return (
@@ -111,75 +101,82 @@ export function SkillBankDetail({ id }: { id: string }) {
             </CardHeader>
             <CardContent className="flex flex-col gap-3">
               {list.map((s) => (
-                <div key={s.id} className="rounded-lg border p-3" data-testid="skill">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium" data-testid="skill-title">
-                      {s.title}
-                    </span>
-                    {s.taskType ? <Badge variant="outline">{s.taskType}</Badge> : null}
-                    <Badge variant="info" data-testid="skill-uses">
-                      used {s.uses}×
-                    </Badge>
-                  </div>
-                  {s.description ? (
-                    <p className="mt-1 text-xs text-muted-foreground">{s.description}</p>
-                  ) : null}
-                  <p className="mt-1 text-sm">{s.content}</p>
-                  {s.sourceEpisodeIds.length > 0 ? (
-                    <details className="mt-1 text-xs">
-                      <summary className="cursor-pointer text-muted-foreground">
-                        {s.sourceEpisodeIds.length} source episode
-                        {s.sourceEpisodeIds.length === 1 ? '' : 's'}
-                      </summary>
-                      <ul className="mt-1 flex flex-wrap gap-1">
-                        {s.sourceEpisodeIds.map((e) => (
-                          <li key={e}>
-                            <SourceLink id={e} runId={bank.data.episodeRuns[e] ?? runId} />
-                          </li>
-                        ))}
-                      </ul>
-                    </details>
-                  ) : null}
-                </div>
+                <SkillCard key={s.id} skill={s} runOf={(e) => episodeRuns[e] ?? runId} />
               ))}
             </CardContent>
           </Card>
         );
       })}
-      <Card>
-        <CardHeader>
-          <CardTitle>History of edits ({edits.length})</CardTitle>
-          <CardDescription>
-            Validated consolidation edits: add, update, merge, delete.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ol
-            className="flex max-h-80 flex-col gap-1 overflow-auto text-xs"
-            data-testid="edit-history"
-          >
-            {edits.map((e, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the history is an ordered log
-              <li key={i}>
-                <Badge variant="outline">{e.op}</Badge>{' '}
-                {titleOf(e.after) ?? titleOf(e.before) ?? e.skillId ?? ''}{' '}
-                <span className="text-muted-foreground">{e.reason}</span>
-              </li>
-            ))}
-          </ol>
-        </CardContent>
-      </Card>
+      <EditHistory edits={edits} />
     </div>
   );
 }
 
-function titleOf(v: unknown): string | undefined {
-  if (v && typeof v === 'object' && !Array.isArray(v) && 'title' in v) {
-    const t = (v as { title?: unknown }).title;
-    return typeof t === 'string' ? t : undefined;
-  }
-  if (Array.isArray(v)) return v.map(titleOf).filter(Boolean).join(' + ');
-  return undefined;
+function SkillCard({
+  skill: s,
+  runOf,
+}: {
+  skill: Skill;
+  runOf: (episodeId: string) => string | undefined;
+}) {
+  return (
+    <div className="rounded-lg border p-3" data-testid="skill">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium" data-testid="skill-title">
+          {s.title}
+        </span>
+        {s.taskType ? <Badge variant="outline">{s.taskType}</Badge> : null}
+        <Badge variant="info" data-testid="skill-uses">
+          used {s.uses}×
+        </Badge>
+      </div>
+      {s.description ? <p className="mt-1 text-xs text-muted-foreground">{s.description}</p> : null}
+      <p className="mt-1 text-sm">{s.content}</p>
+      {s.sourceEpisodeIds.length > 0 ? (
+        <details className="mt-1 text-xs">
+          <summary className="cursor-pointer text-muted-foreground">
+            {s.sourceEpisodeIds.length} source episode
+            {s.sourceEpisodeIds.length === 1 ? '' : 's'}
+          </summary>
+          <ul className="mt-1 flex flex-wrap gap-1">
+            {s.sourceEpisodeIds.map((e) => (
+              <li key={e}>
+                <SourceLink id={e} runId={runOf(e)} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function EditHistory({ edits }: { edits: BankDetail['edits'] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>History of edits ({edits.length})</CardTitle>
+        <CardDescription>
+          Validated consolidation edits: add, update, merge, delete.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ol
+          className="flex max-h-80 flex-col gap-1 overflow-auto text-xs"
+          data-testid="edit-history"
+        >
+          {edits.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the history is an ordered log
+            <li key={i}>
+              <Badge variant="outline">{e.op}</Badge>{' '}
+              {titleOf(e.after) ?? titleOf(e.before) ?? e.skillId ?? ''}{' '}
+              <span className="text-muted-foreground">{e.reason}</span>
+            </li>
+          ))}
+        </ol>
+      </CardContent>
+    </Card>
+  );
 }
 
 /** Recorded source episodes link to the trajectory viewer; an id with no recorded episode is labelled. */

@@ -17,51 +17,20 @@ import {
 } from 'recharts';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card.tsx';
-import { Input, Label, Select } from '../ui/input.tsx';
+import { Field, NumberField } from '../ui/field.tsx';
+import { Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
+import { type ComparisonRowView, chartData, pct, rowsOf, sourceLabel } from './model.ts';
 
-export interface ComparisonRowView {
-  source: string;
-  bankId: string | null;
-  skills: number;
-  trainSuccessRate: number | null;
-  n: number;
-  successes: number;
-  successRate: number;
-  interval: [number, number];
-  meanSteps: number;
-  meanStepsSuccess: number | null;
-  errors: number;
-}
-
-const SOURCE_LABEL: Record<string, string> = {
-  none: 'No skills',
-  original: 'Original envs',
-  envharness: 'EnvHarness envs',
-};
-
-const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
-
-export function rowsOf(results: unknown): ComparisonRowView[] {
-  if (!results || typeof results !== 'object' || Array.isArray(results)) return [];
-  const rows = (results as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? (rows as ComparisonRowView[]) : [];
-}
+type Comparison = RouterOutputs['skills']['comparisons'][number];
 
 function ComparisonChart({ rows }: { rows: ComparisonRowView[] }) {
-  const data = rows.map((r) => ({
-    label: SOURCE_LABEL[r.source] ?? r.source,
-    success: Math.round(r.successRate * 1000) / 10,
-    err: [
-      Math.round((r.successRate - r.interval[0]) * 1000) / 10,
-      Math.round((r.interval[1] - r.successRate) * 1000) / 10,
-    ],
-    steps: Math.round(r.meanSteps * 10) / 10,
-  }));
+  const data = chartData(rows);
   return (
     <div className="grid gap-4 md:grid-cols-2" data-testid="comparison-chart">
       {(['success', 'steps'] as const).map((key) => (
@@ -105,13 +74,16 @@ function ComparisonChart({ rows }: { rows: ComparisonRowView[] }) {
   );
 }
 
-function RunComparisonForm({ onDone }: { onDone: (id: string) => void }) {
+/** The comparison form's settings; running one stores it and shows it. */
+function useRunComparison(onDone: (id: string) => void) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const [policy, setPolicy] = useState('scripted:household-no-open');
-  const [envs, setEnvs] = useState(8);
-  const [evalEnvs, setEvalEnvs] = useState(24);
-  const [seed, setSeed] = useState(0);
+  const [form, setForm] = useState({
+    policy: 'scripted:household-no-open',
+    envs: 8,
+    evalEnvs: 24,
+    seed: 0,
+  });
   const policies = useQuery(trpc.policies.list.queryOptions({ bridge: 'household' }));
   const run = useMutation(
     trpc.skills.compare.mutationOptions({
@@ -121,6 +93,17 @@ function RunComparisonForm({ onDone }: { onDone: (id: string) => void }) {
       },
     }),
   );
+  return {
+    form,
+    set: (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch })),
+    policies: policies.data ?? [{ id: form.policy }],
+    run,
+    submit: () => run.mutate({ bridge: 'household', ...form }),
+  };
+}
+
+function RunComparisonForm({ onDone }: { onDone: (id: string) => void }) {
+  const c = useRunComparison(onDone);
   return (
     <Card>
       <CardHeader>
@@ -135,63 +118,56 @@ function RunComparisonForm({ onDone }: { onDone: (id: string) => void }) {
           className="flex flex-wrap items-end gap-3"
           onSubmit={(e) => {
             e.preventDefault();
-            run.mutate({ bridge: 'household', policy, envs, evalEnvs, seed });
+            c.submit();
           }}
         >
-          <div className="flex flex-col gap-1">
-            <Label htmlFor="cmp-policy">Policy</Label>
+          <Field label="Policy" htmlFor="cmp-policy">
             <Select
               id="cmp-policy"
               data-testid="cmp-policy"
-              value={policy}
-              onChange={(e) => setPolicy(e.target.value)}
+              value={c.form.policy}
+              onChange={(e) => c.set({ policy: e.target.value })}
             >
-              {(policies.data ?? [{ id: policy }]).map((p) => (
+              {c.policies.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.id}
                 </option>
               ))}
             </Select>
-          </div>
-          <div className="flex w-28 flex-col gap-1">
-            <Label htmlFor="cmp-envs">Training envs</Label>
-            <Input
-              id="cmp-envs"
-              data-testid="cmp-envs"
-              type="number"
-              min={1}
-              max={50}
-              value={envs}
-              onChange={(e) => setEnvs(Number(e.target.value))}
-            />
-          </div>
-          <div className="flex w-28 flex-col gap-1">
-            <Label htmlFor="cmp-eval">Held-out tasks</Label>
-            <Input
-              id="cmp-eval"
-              data-testid="cmp-eval-envs"
-              type="number"
-              min={1}
-              max={200}
-              value={evalEnvs}
-              onChange={(e) => setEvalEnvs(Number(e.target.value))}
-            />
-          </div>
-          <div className="flex w-20 flex-col gap-1">
-            <Label htmlFor="cmp-seed">Seed</Label>
-            <Input
-              id="cmp-seed"
-              type="number"
-              min={0}
-              value={seed}
-              onChange={(e) => setSeed(Number(e.target.value))}
-            />
-          </div>
-          <Button type="submit" data-testid="cmp-run" disabled={run.isPending}>
-            {run.isPending ? 'Running…' : 'Run comparison'}
+          </Field>
+          <NumberField
+            id="cmp-envs"
+            testId="cmp-envs"
+            label="Training envs"
+            className="w-28"
+            min={1}
+            max={50}
+            value={c.form.envs}
+            onChange={(envs) => c.set({ envs })}
+          />
+          <NumberField
+            id="cmp-eval"
+            testId="cmp-eval-envs"
+            label="Held-out tasks"
+            className="w-28"
+            min={1}
+            max={200}
+            value={c.form.evalEnvs}
+            onChange={(evalEnvs) => c.set({ evalEnvs })}
+          />
+          <NumberField
+            id="cmp-seed"
+            label="Seed"
+            className="w-20"
+            min={0}
+            value={c.form.seed}
+            onChange={(seed) => c.set({ seed })}
+          />
+          <Button type="submit" data-testid="cmp-run" disabled={c.run.isPending}>
+            {c.run.isPending ? 'Running…' : 'Run comparison'}
           </Button>
         </form>
-        <ErrorNote error={run.error} />
+        <ErrorNote error={c.run.error} />
       </CardContent>
     </Card>
   );
@@ -203,7 +179,6 @@ export function SkillComparisonPage() {
   const list = useQuery(trpc.skills.comparisons.queryOptions());
   const selectedId = url.get('id') ?? list.data?.[0]?.id;
   const selected = list.data?.find((c) => c.id === selectedId);
-  const rows = rowsOf(selected?.results);
   return (
     <div className="flex flex-col gap-6">
       <PageHeader
@@ -219,89 +194,108 @@ export function SkillComparisonPage() {
           Run one above or with harness skills compare.
         </EmptyState>
       ) : null}
-      {selected ? (
-        <Card data-testid="comparison" data-id={selected.id}>
-          <CardHeader>
-            <CardTitle>
-              {selected.policy} · {selected.bridge} {selected.trainSplit} ×{selected.envs} →{' '}
-              {selected.evalSplit}
-            </CardTitle>
-            <CardDescription>{new Date(selected.createdAt).toLocaleString()}</CardDescription>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-4">
-            <Table data-testid="comparison-table">
-              <THead>
-                <TR>
-                  <TH>Skill source</TH>
-                  <TH>Skills</TH>
-                  <TH>Training success</TH>
-                  <TH>Held-out success (95% CI)</TH>
-                  <TH>Mean steps</TH>
-                  <TH>Tasks</TH>
-                </TR>
-              </THead>
-              <TBody>
-                {rows.map((r) => (
-                  <TR key={r.source} data-testid="comparison-row" data-source={r.source}>
-                    <TD>
-                      {SOURCE_LABEL[r.source] ?? r.source}{' '}
-                      {r.bankId ? (
-                        <Link
-                          className="text-xs text-primary hover:underline"
-                          href={`/skills/${r.bankId}`}
-                        >
-                          bank
-                        </Link>
-                      ) : null}
-                    </TD>
-                    <TD className="tabular-nums">{r.skills}</TD>
-                    <TD className="tabular-nums">{pct(r.trainSuccessRate)}</TD>
-                    <TD className="tabular-nums" data-testid="row-success">
-                      {pct(r.successRate)}{' '}
-                      <span className="text-xs text-muted-foreground">
-                        [{pct(r.interval[0])}, {pct(r.interval[1])}]
-                      </span>
-                    </TD>
-                    <TD className="tabular-nums" data-testid="row-steps">
-                      {r.meanSteps.toFixed(1)}
-                    </TD>
-                    <TD className="tabular-nums">
-                      {r.n}
-                      {r.errors > 0 ? <Badge variant="danger">{r.errors} errors</Badge> : null}
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
-            <ComparisonChart rows={rows} />
-          </CardContent>
-        </Card>
-      ) : null}
+      {selected ? <ComparisonCard comparison={selected} /> : null}
       {list.data && list.data.length > 1 ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>Earlier comparisons</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul className="flex flex-col gap-1 text-sm">
-              {list.data.map((c) => (
-                <li key={c.id}>
-                  <button
-                    type="button"
-                    className="text-primary hover:underline"
-                    onClick={() => url.set({ id: c.id })}
-                  >
-                    {c.policy} ×{c.envs}
-                  </button>{' '}
-                  <span className="text-xs text-muted-foreground">
-                    {new Date(c.createdAt).toLocaleString()}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <EarlierComparisons list={list.data} onPick={(id) => url.set({ id })} />
       ) : null}
     </div>
+  );
+}
+
+function ComparisonCard({ comparison: c }: { comparison: Comparison }) {
+  const rows = rowsOf(c.results);
+  return (
+    <Card data-testid="comparison" data-id={c.id}>
+      <CardHeader>
+        <CardTitle>
+          {c.policy} · {c.bridge} {c.trainSplit} ×{c.envs} → {c.evalSplit}
+        </CardTitle>
+        <CardDescription>{new Date(c.createdAt).toLocaleString()}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <Table data-testid="comparison-table">
+          <THead>
+            <TR>
+              <TH>Skill source</TH>
+              <TH>Skills</TH>
+              <TH>Training success</TH>
+              <TH>Held-out success (95% CI)</TH>
+              <TH>Mean steps</TH>
+              <TH>Tasks</TH>
+            </TR>
+          </THead>
+          <TBody>
+            {rows.map((r) => (
+              <ComparisonRow key={r.source} row={r} />
+            ))}
+          </TBody>
+        </Table>
+        <ComparisonChart rows={rows} />
+      </CardContent>
+    </Card>
+  );
+}
+
+function ComparisonRow({ row: r }: { row: ComparisonRowView }) {
+  return (
+    <TR data-testid="comparison-row" data-source={r.source}>
+      <TD>
+        {sourceLabel(r.source)}{' '}
+        {r.bankId ? (
+          <Link className="text-xs text-primary hover:underline" href={`/skills/${r.bankId}`}>
+            bank
+          </Link>
+        ) : null}
+      </TD>
+      <TD className="tabular-nums">{r.skills}</TD>
+      <TD className="tabular-nums">{pct(r.trainSuccessRate)}</TD>
+      <TD className="tabular-nums" data-testid="row-success">
+        {pct(r.successRate)}{' '}
+        <span className="text-xs text-muted-foreground">
+          [{pct(r.interval[0])}, {pct(r.interval[1])}]
+        </span>
+      </TD>
+      <TD className="tabular-nums" data-testid="row-steps">
+        {r.meanSteps.toFixed(1)}
+      </TD>
+      <TD className="tabular-nums">
+        {r.n}
+        {r.errors > 0 ? <Badge variant="danger">{r.errors} errors</Badge> : null}
+      </TD>
+    </TR>
+  );
+}
+
+function EarlierComparisons({
+  list,
+  onPick,
+}: {
+  list: Comparison[];
+  onPick: (id: string) => void;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Earlier comparisons</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="flex flex-col gap-1 text-sm">
+          {list.map((c) => (
+            <li key={c.id}>
+              <button
+                type="button"
+                className="text-primary hover:underline"
+                onClick={() => onPick(c.id)}
+              >
+                {c.policy} ×{c.envs}
+              </button>{' '}
+              <span className="text-xs text-muted-foreground">
+                {new Date(c.createdAt).toLocaleString()}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
   );
 }

@@ -10,10 +10,12 @@ import { LaunchRig } from '../rigger/launch-rig.tsx';
 import { LaunchRunForm } from '../runs/launch-run-form.tsx';
 import { RunsTable } from '../runs/runs-table.tsx';
 import { useTRPC } from '../trpc/client.tsx';
+import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { toolParams } from './model.ts';
 
 function Section({
   title,
@@ -35,7 +37,7 @@ function Section({
   );
 }
 
-type SchemaProps = Record<string, { type?: string; description?: string; enum?: unknown[] }>;
+type Detail = RouterOutputs['tasks']['byId'];
 
 export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
   const trpc = useTRPC();
@@ -69,47 +71,14 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
         <div className="grid gap-6 xl:grid-cols-[1fr_420px]">
           <div className="flex min-w-0 flex-col gap-6">
             <Section title="Goal">
-              <p className="text-lg leading-relaxed" data-testid="task-goal">
-                {d.task.goal}
-              </p>
-              <div className="mt-3 flex flex-wrap gap-2">
-                <Badge variant="accent">{d.task.type}</Badge>
-                <Badge variant="outline">split: {d.task.split}</Badge>
-                {d.task.difficulty !== undefined ? (
-                  <Badge variant="outline">difficulty {d.task.difficulty.toFixed(2)}</Badge>
-                ) : null}
-              </div>
+              <Goal task={d.task} />
             </Section>
             <Section title="Runs on this task">
               <RunsTable filter={{ bridge, task }} compact />
             </Section>
             <div className="grid gap-6 lg:grid-cols-2">
               <Section title={`Tools (${d.tools.length})`}>
-                <ul className="flex flex-col gap-3" data-testid="task-tools">
-                  {d.tools.map((tool) => {
-                    const props = (tool.parameters.properties ?? {}) as SchemaProps;
-                    return (
-                      <li key={tool.name} className="rounded-lg border p-3">
-                        <div className="font-mono text-sm font-semibold">{tool.name}</div>
-                        <p className="mt-1 text-sm text-muted-foreground">{tool.description}</p>
-                        {Object.keys(props).length > 0 ? (
-                          <ul className="mt-2 flex flex-col gap-1 text-xs">
-                            {Object.entries(props).map(([name, p]) => (
-                              <li key={name}>
-                                <span className="font-mono">{name}</span>
-                                <span className="text-muted-foreground">
-                                  {' '}
-                                  : {p.enum ? p.enum.map(String).join(' | ') : (p.type ?? 'any')}
-                                  {p.description ? ` — ${p.description}` : ''}
-                                </span>
-                              </li>
-                            ))}
-                          </ul>
-                        ) : null}
-                      </li>
-                    );
-                  })}
-                </ul>
+                <ToolList tools={d.tools} />
               </Section>
               <Section title="State schema">
                 <JsonView value={d.stateSchema} className="max-h-[420px]" testId="state-schema" />
@@ -127,5 +96,52 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
         </div>
       ) : null}
     </div>
+  );
+}
+
+function Goal({ task }: { task: Detail['task'] }) {
+  return (
+    <>
+      <p className="text-lg leading-relaxed" data-testid="task-goal">
+        {task.goal}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Badge variant="accent">{task.type}</Badge>
+        <Badge variant="outline">split: {task.split}</Badge>
+        {task.difficulty !== undefined ? (
+          <Badge variant="outline">difficulty {task.difficulty.toFixed(2)}</Badge>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function ToolList({ tools }: { tools: Detail['tools'] }) {
+  return (
+    <ul className="flex flex-col gap-3" data-testid="task-tools">
+      {tools.map((tool) => {
+        const params = toolParams(tool.parameters);
+        return (
+          <li key={tool.name} className="rounded-lg border p-3">
+            <div className="font-mono text-sm font-semibold">{tool.name}</div>
+            <p className="mt-1 text-sm text-muted-foreground">{tool.description}</p>
+            {params.length > 0 ? (
+              <ul className="mt-2 flex flex-col gap-1 text-xs">
+                {params.map((p) => (
+                  <li key={p.name}>
+                    <span className="font-mono">{p.name}</span>
+                    <span className="text-muted-foreground">
+                      {' '}
+                      : {p.type}
+                      {p.description ? ` — ${p.description}` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -1,0 +1,94 @@
+// Between the pure model and React Flow, both ways and still pure: the model as React Flow nodes and
+// edges (with each node's first spec issue, the selection and the positions of a drag in flight),
+// and React Flow's change lists read back as model edits.
+import type { Edge, EdgeChange, NodeChange } from '@xyflow/react';
+import { type Graph, NODE_SIZE, type ToSpecResult, type XY } from './model.ts';
+import type { FlowNode } from './nodes.tsx';
+
+/** The first issue the spec conversion reports for each node. */
+export function issuesByNode(spec: ToSpecResult): Map<string, string> {
+  const issues = new Map<string, string>();
+  if (!spec.ok)
+    for (const i of spec.issues)
+      if (i.nodeId && !issues.has(i.nodeId)) issues.set(i.nodeId, i.message);
+  return issues;
+}
+
+export function toFlowNodes(
+  graph: Graph,
+  spec: ToSpecResult,
+  view: { dragging: Record<string, XY>; selectedId: string | undefined },
+): FlowNode[] {
+  const issues = issuesByNode(spec);
+  return graph.nodes.map((n) => {
+    const issue = issues.get(n.id);
+    return {
+      id: n.id,
+      type: 'harness',
+      position: view.dragging[n.id] ?? n.position,
+      data: issue ? { gnode: n, issue } : { gnode: n },
+      selected: n.id === view.selectedId,
+      deletable: n.kind !== 'output',
+    };
+  });
+}
+
+export function toFlowEdges(graph: Graph, selectedEdges: string[]): Edge[] {
+  return graph.edges.map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    targetHandle: e.targetHandle,
+    selected: selectedEdges.includes(e.id),
+    animated: false,
+    label: e.targetHandle === 'env' ? undefined : e.targetHandle,
+  }));
+}
+
+export interface NodeEdits {
+  /** Positions of nodes being dragged (committed to the model on drag stop). */
+  moving: Record<string, XY>;
+  removed: string[];
+  /** Selection changes in order: a node id selects it, null clears the selection. */
+  selection: (string | null)[];
+}
+
+/** React Flow's node changes as model edits; removing the selected node clears the selection. */
+export function readNodeChanges(
+  changes: NodeChange<FlowNode>[],
+  selectedId: string | undefined,
+): NodeEdits {
+  const edits: NodeEdits = { moving: {}, removed: [], selection: [] };
+  for (const c of changes) {
+    if (c.type === 'position' && c.position) edits.moving[c.id] = c.position;
+    else if (c.type === 'select') {
+      if (c.selected) edits.selection.push(c.id);
+      else if (c.id === selectedId) edits.selection.push(null);
+    } else if (c.type === 'remove') edits.removed.push(c.id);
+  }
+  if (selectedId && edits.removed.includes(selectedId)) edits.selection.push(null);
+  return edits;
+}
+
+/** Removed edges, and the edge selection after the changes (kept out of the model's history). */
+export function readEdgeChanges(
+  changes: EdgeChange[],
+  selected: string[],
+): { removed: string[]; selected: string[] } {
+  const removed = changes.filter((c) => c.type === 'remove').map((c) => c.id);
+  let next = selected;
+  for (const c of changes) {
+    if (c.type === 'select')
+      next = c.selected
+        ? [...next.filter((x) => x !== c.id), c.id]
+        : next.filter((x) => x !== c.id);
+  }
+  return { removed, selected: next };
+}
+
+/** Where a new node goes: below everything already placed, so it never covers a node or an edge. */
+export function newNodePosition(graph: Graph): XY {
+  const xs = graph.nodes.map((n) => n.position.x);
+  const bottom = Math.max(0, ...graph.nodes.map((n) => n.position.y + NODE_SIZE[n.kind].height));
+  return { x: Math.min(0, ...xs), y: bottom + 60 };
+}

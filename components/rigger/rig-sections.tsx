@@ -1,0 +1,169 @@
+'use client';
+// The rig page's header and first stages: the timeline, the baseline (Observe) and the diagnosis
+// with a badge on every step it cites (each opens the step in the trajectory viewer).
+import Link from 'next/link';
+import { taskHref } from '../tasks/links.ts';
+import { Badge } from '../ui/badge.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
+import { PageHeader } from '../ui/misc.tsx';
+import { BandGauge } from './band-gauge.tsx';
+import { LiveRunProgress } from './live-run.tsx';
+import { rigStatusTone, STAGES, type Stage, stageState, stripTask } from './model.ts';
+import type { Rig } from './use-rig.ts';
+
+type Diagnosis = Rig['diagnoses'][number];
+
+export function RigHeader({ rig: r }: { rig: Rig }) {
+  return (
+    <PageHeader
+      eyebrow={
+        <Link href="/rigs" className="hover:underline">
+          ← Rigs
+        </Link>
+      }
+      title={
+        <span className="flex items-center gap-3">
+          Rig <span className="font-mono text-xl">{r.id}</span>
+        </span>
+      }
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <Badge variant={rigStatusTone(r.status)} data-testid="rig-status">
+            {r.status}
+          </Badge>
+          <span className="font-mono">{r.policy}</span> on{' '}
+          <Link
+            href={taskHref(r.bridge, stripTask(r.taskId))}
+            className="font-mono text-primary hover:underline"
+          >
+            {r.bridge}:{r.taskId}
+          </Link>
+          <span>
+            · {r.designer} designer · K={r.k} · up to {r.maxIterations} iterations
+            {r.constraints.defect ? ` · defect: “${r.constraints.defect}”` : ''}
+          </span>
+        </span>
+      }
+    />
+  );
+}
+
+const STAGE_CLASS = {
+  active: 'border-primary text-primary',
+  done: 'bg-secondary',
+  pending: 'text-muted-foreground',
+} as const;
+
+export function RigTimeline({ current, status }: { current: Stage; status: string }) {
+  return (
+    <ol className="flex flex-wrap gap-2" data-testid="rig-timeline">
+      {STAGES.map((s) => {
+        const state = stageState(s.id, current, status);
+        return (
+          <li
+            key={s.id}
+            data-testid={`stage-${s.id}`}
+            data-state={state}
+            className={`rounded-full border px-3 py-1 text-sm ${STAGE_CLASS[state]}`}
+          >
+            {s.label}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function ObserveCard({
+  rig: r,
+  diagnosed,
+  baselineRate,
+  onFinished,
+}: {
+  rig: Rig;
+  diagnosed: boolean;
+  baselineRate: number | null;
+  onFinished: () => void;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Observe</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-wrap items-center gap-4 text-sm">
+        {r.baselineRunId ? (
+          <Link
+            href={`/runs/${r.baselineRunId}`}
+            className="text-primary hover:underline"
+            data-testid="baseline-run"
+          >
+            Baseline run ({r.k} rollouts)
+          </Link>
+        ) : (
+          <span className="text-muted-foreground">Baseline rollouts starting…</span>
+        )}
+        {r.baselineRunId && !diagnosed ? (
+          <LiveRunProgress
+            key={r.baselineRunId}
+            runId={r.baselineRunId}
+            label="Baseline rollouts"
+            onFinished={onFinished}
+          />
+        ) : null}
+        {baselineRate !== null ? (
+          <BandGauge band={r.constraints.band} rate={baselineRate} testId="baseline-gauge" />
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function DiagnosisCard({
+  diagnosis,
+  baselineRunId,
+}: {
+  diagnosis: Diagnosis | undefined;
+  baselineRunId: string | null;
+}) {
+  return (
+    <Card data-testid="diagnosis">
+      <CardHeader>
+        <CardTitle>Diagnose</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-3 text-sm">
+        {diagnosis ? (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge variant="accent" data-testid="diagnosis-axis">
+                {diagnosis.axis.replace('_', ' ')}
+              </Badge>
+              <span className="font-mono" data-testid="diagnosis-label">
+                {diagnosis.label}
+              </span>
+              {diagnosis.report?.direction ? (
+                <Badge variant="outline">{String(diagnosis.report.direction)}</Badge>
+              ) : null}
+            </div>
+            <p>{diagnosis.description}</p>
+            <div className="flex flex-wrap gap-2" data-testid="evidence">
+              {diagnosis.evidence.map((e) => (
+                <Link
+                  key={`${e.episodeId}-${e.step}`}
+                  href={`/runs/${baselineRunId ?? ''}/episodes/${e.episodeId}?step=${e.step}`}
+                  data-testid="evidence-badge"
+                  title={e.note}
+                >
+                  <Badge variant="warning">
+                    episode …{e.episodeId.slice(-5)} · step {e.step}
+                  </Badge>
+                </Link>
+              ))}
+            </div>
+          </>
+        ) : (
+          <span className="text-muted-foreground">Waiting for the baseline…</span>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

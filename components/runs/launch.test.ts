@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { chosenPolicy, type RunForm, runLaunchInput, seedRange, usablePolicies } from './launch.ts';
+
+const form: RunForm = {
+  policy: 'scripted:toy24-greedy',
+  k: 8,
+  seed: 3,
+  maxSteps: 50,
+  skillBankId: '',
+};
+
+describe('launch forms', () => {
+  it('never offers the human policy and falls back to the first usable one', () => {
+    const usable = usablePolicies([
+      { id: 'human', kind: 'human' },
+      { id: 'scripted:a', kind: 'scripted' },
+      { id: 'openai', kind: 'llm' },
+    ]);
+    expect(usable.map((p) => p.id)).toEqual(['scripted:a', 'openai']);
+    expect(chosenPolicy('', usable)).toBe('scripted:a');
+    expect(chosenPolicy('openai', usable)).toBe('openai');
+    expect(chosenPolicy('', usablePolicies<{ id: string; kind: string }>(undefined))).toBe('');
+  });
+
+  it('runs a bare task when no spec is given, with only the options that were set', () => {
+    const input = runLaunchInput({
+      bridge: 'toy24',
+      task: '1-2-3-4',
+      spec: undefined,
+      harnessVersionId: undefined,
+      kind: 'baseline',
+      form,
+      rewardParams: undefined,
+    });
+    expect(input).toEqual({
+      spec: { version: 1, env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' } },
+      policy: 'scripted:toy24-greedy',
+      k: 8,
+      seed: 3,
+      maxSteps: 50,
+      kind: 'baseline',
+    });
+  });
+
+  it('carries the harness version, changed reward parameters and skill bank of a validation', () => {
+    const spec = { version: 1 as const, env: { type: 'base' as const, bridge: 'b', task: 't' } };
+    const input = runLaunchInput({
+      bridge: 'toy24',
+      task: 'ignored',
+      spec,
+      harnessVersionId: 'hv1',
+      kind: 'validation',
+      form: { ...form, skillBankId: 'bank1' },
+      rewardParams: { tMax: 30 },
+    });
+    expect(input.spec).toBe(spec);
+    expect(input).toMatchObject({
+      kind: 'validation',
+      harnessVersionId: 'hv1',
+      rewardParams: { tMax: 30 },
+      policyOptions: { skillBankId: 'bank1' },
+    });
+  });
+
+  it('plays at least one seed', () => {
+    expect(seedRange(3, 8)).toEqual([3, 10]);
+    expect(seedRange(5, 0)).toEqual([5, 5]);
+  });
+});

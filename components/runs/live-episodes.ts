@@ -1,0 +1,54 @@
+// Ended episodes from the run's event stream, merged into the cached episode list so their rows
+// appear before the stored list is read again (pure: the live hook and tests share it).
+import type { RouterOutputs } from '../trpc/types.ts';
+
+type EpisodeRow = RouterOutputs['runs']['episodes']['items'][number];
+
+/** What the rollout service puts in an episode_ended event. */
+export interface EpisodeEndedPayload {
+  episodeId: string;
+  ordinal: number;
+  taskId: string;
+  seed: number;
+  outcome: string | null;
+  failureCategory: string | null;
+  errorKind: string | null;
+  error: string | null;
+  steps: number;
+  reward: number | null;
+  durationMs: number;
+}
+
+export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): EpisodeRow {
+  return {
+    id: payload.episodeId,
+    runId,
+    taskId: payload.taskId,
+    seed: payload.seed,
+    ordinal: payload.ordinal,
+    status: 'done' as EpisodeRow['status'],
+    attempt: 0,
+    outcome: payload.outcome as EpisodeRow['outcome'],
+    failureCategory: payload.failureCategory,
+    errorKind: payload.errorKind as EpisodeRow['errorKind'],
+    errorMessage: payload.error,
+    steps: payload.steps,
+    reward: payload.reward,
+    durationMs: payload.durationMs,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+/** The list with the batch's new episodes added in ordinal order; the same list when none is new. */
+export function mergeEndedEpisodes<L extends { items: EpisodeRow[] }>(
+  old: L | undefined,
+  batch: EpisodeEndedPayload[],
+  runId: string,
+): L | undefined {
+  if (!old) return old;
+  const known = new Set(old.items.map((e) => e.id));
+  const added = batch.filter((p) => !known.has(p.episodeId)).map((p) => episodeRowOf(runId, p));
+  if (added.length === 0) return old;
+  return { ...old, items: [...old.items, ...added].sort((a, b) => a.ordinal - b.ordinal) };
+}
