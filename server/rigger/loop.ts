@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
 import type { Db } from '../db/index.ts';
-import { DomainError, InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
+import { DomainError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { Rollouts } from '../rollouts/service.ts';
 import { describeWriteError, initialState, preflight, tryActions } from './check.ts';
