@@ -3,6 +3,9 @@
 // these schemas) by the trajectory viewer, the CLI and EnvRigger.
 import { z } from 'zod';
 import type { Action, Json, Observation, StepInfo } from '../bridges/core/types.ts';
+
+export type { Observation, StepInfo };
+
 import { JsonObjectSchema, JsonSchemaZ } from './json.ts';
 import { ActionSchema } from './spec.ts';
 

@@ -3,7 +3,7 @@
 // values that differ from the defaults are sent: the run stores them, and every episode's reward
 // terms are computed with them.
 import { useState } from 'react';
-import { DEFAULT_REWARD_PARAMS, type RewardParams } from '../../server/rollouts/types.ts';
+import { DEFAULT_REWARD_PARAMS, type RewardParams } from '../../contracts/runs.ts';
 import { Input, Label } from '../ui/input.tsx';
 
 export const REWARD_PARAM_FIELDS: { key: keyof RewardParams; label: string; int?: boolean }[] = [

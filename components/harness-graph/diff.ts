@@ -1,6 +1,6 @@
 // Differences between two HarnessSpecs (two named versions), node by node along their paths, with a
 // line diff for hook code — what the version diff view shows.
-import type { HarnessNode, HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
 
 export type LineOp = { op: 'same' | 'add' | 'del'; text: string };
 

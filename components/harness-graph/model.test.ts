@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HarnessSpec, HarnessSpecSchema } from '../../server/harness/spec.ts';
+import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import { lineDiff, specDiff } from './diff.ts';
 import { autoLayout } from './layout.ts';
 import {

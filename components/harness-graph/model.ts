@@ -1,8 +1,7 @@
 // The harness graph as a pure model: nodes and ports, connection rules, and the exact conversion
 // between a graph and the HarnessSpec tree it stands for. React Flow only renders this and reports
 // edits; everything here is plain TypeScript with unit tests.
-import type { Action } from '../../bridges/core/types.ts';
-import type { ChainMode, HarnessNode, HarnessSpec } from '../../server/harness/spec.ts';
+import type { Action, ChainMode, HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
 
 export type NodeKind = 'base' | 'stage' | 'contract' | 'chain' | 'output';
 export type InputHandle = 'env' | 'first' | 'second' | 'remedial';

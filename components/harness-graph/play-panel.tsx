@@ -2,7 +2,7 @@
 // Journey 4, "try it": play the composed environment in the browser exactly as a policy sees it —
 // the filtered observation, the text tool, the admissible commands — one step at a time.
 import { Ban, Play, RotateCcw } from 'lucide-react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { actionText } from '../trajectory/format.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';

@@ -1,6 +1,7 @@
 // "Try it" as plain functions: the session log as a reducer over started / stepped events, the
 // commands admissible now, and a tool call's JSON arguments read or refused.
-import type { Action, Observation } from '../../bridges/core/types.ts';
+import type { Action } from '../../contracts/spec.ts';
+import type { Observation } from '../../contracts/steps.ts';
 
 export interface LogEntry {
   action?: Action;

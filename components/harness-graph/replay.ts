@@ -1,6 +1,6 @@
 // Testing hooks on a recorded trajectory, as plain functions: the task the spec plays (its first
 // environment) and what the replay changed.
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 
 /** The task of the spec's first environment (down the env inputs and a chain's first leg). */
 export function baseTask(spec: HarnessSpec): string {

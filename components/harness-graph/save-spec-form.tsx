@@ -2,7 +2,7 @@
 // The editor toolbar's save control: a name and a button, enabled while the graph is a spec.
 import { Save } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { Button } from '../ui/button.tsx';
 import { Input } from '../ui/input.tsx';
 import type { ToSpecResult } from './model.ts';

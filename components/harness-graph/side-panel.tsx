@@ -4,7 +4,7 @@
 // a Contract's hook code (checked by the engine, errors with line numbers), a Chain's mode.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../server/harness/spec.ts';
+import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../contracts/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';

@@ -1,6 +1,6 @@
 // A HarnessSpec typed or pasted as JSON, read into a graph — or the reason it cannot be, worded for
 // the person fixing it (where in the spec, and what is wrong).
-import { HarnessSpecSchema } from '../../server/harness/spec.ts';
+import { HarnessSpecSchema } from '../../contracts/spec.ts';
 import { type Graph, specToGraph } from './model.ts';
 
 export type ImportResult = { ok: true; graph: Graph } | { ok: false; error: string };

@@ -1,6 +1,6 @@
 // A Stage's set-up actions as plain functions: how an action reads in the list, the action a typed
 // command becomes (through the environment's text tool), and the environment the Stage wraps.
-import type { Action } from '../../bridges/core/types.ts';
+import type { Action } from '../../contracts/spec.ts';
 import { type Graph, subtreeSpec, type ToSpecResult } from './model.ts';
 
 export function actionLabel(a: Action): string {

@@ -3,7 +3,7 @@
 // change, before spending a validation run.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { shortId } from '../runs/format.ts';
 import { actionText } from '../trajectory/format.ts';
 import { wordDiff } from '../trajectory/text-diff.ts';

@@ -3,8 +3,7 @@
 // one at a time — typed text through the text tool, or a tool call with JSON arguments.
 import { useMutation } from '@tanstack/react-query';
 import { useReducer, useState } from 'react';
-import type { Action } from '../../bridges/core/types.ts';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { Action, HarnessSpec } from '../../contracts/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { admissibleNow, initialPlay, parseToolArgs, playReducer } from './play.ts';

@@ -3,7 +3,7 @@
 // environment with the actions so far and lists the commands admissible next; picking one appends it
 // and plays again (record by playing).
 import { useMutation } from '@tanstack/react-query';
-import type { Action } from '../../bridges/core/types.ts';
+import type { Action } from '../../contracts/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { Graph, GraphNode } from './model.ts';
 import type { UpdateFn } from './side-panel.tsx';

@@ -3,7 +3,7 @@
 // diff, validation runs of a version, "try it", and the way to review and approve.
 import { ClipboardCheck } from 'lucide-react';
 import Link from 'next/link';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { HarnessEditor } from '../harness-graph/editor.tsx';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
 import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
@@ -116,7 +116,7 @@ function ValidateCard({ harness: h, version }: { harness: Harness; version: Vers
         <LaunchRunForm
           bridge={h.bridge}
           task={h.taskId ?? ''}
-          spec={version.spec as HarnessSpec}
+          spec={version.spec}
           harnessVersionId={version.id}
           kind="validation"
         />

@@ -3,7 +3,7 @@
 // the edited graph as the next version (versions never change; saving makes a new one).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { laidOut } from '../harness-graph/layout.ts';
 import { specToGraph } from '../harness-graph/model.ts';
 import { useUrlState } from '../hooks/use-url-state.ts';
@@ -18,7 +18,7 @@ export function useHarness(id: string) {
   const versions = harness.data?.versions ?? [];
   const current = versionAt(versions, url.get('version'));
   const initial = useMemo(
-    () => (current ? laidOut(specToGraph(current.spec as HarnessSpec)) : undefined),
+    () => (current ? laidOut(specToGraph(current.spec)) : undefined),
     [current],
   );
   const [name, setName] = useState('');

@@ -1,6 +1,6 @@
 'use client';
 // Named immutable versions: load one into the editor, or diff two (node by node, code line by line).
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { type SpecChange, specDiff } from '../harness-graph/diff.ts';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { ago } from '../runs/format.ts';
@@ -26,7 +26,7 @@ export function VersionsPanel({
   const [from, to] = range;
   const a = versions.find((v) => String(v.version) === from);
   const b = versions.find((v) => String(v.version) === to);
-  const changes = a && b ? specDiff(a.spec as HarnessSpec, b.spec as HarnessSpec) : null;
+  const changes = a && b ? specDiff(a.spec, b.spec) : null;
 
   return (
     <Card data-testid="versions-panel">

@@ -1,8 +1,9 @@
 'use client';
+import Link from 'next/link';
 // One candidate of a rig: its stack, set-up and diff from the previous candidate, its validation run
 // against the band, the automatic decision, and a person's approve / reject beside it (approving
 // files the candidate in the task's harness library).
-import Link from 'next/link';
+import { isFinalStatus } from '../../contracts/runs.ts';
 import { pct } from '../runs/format.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
@@ -11,14 +12,7 @@ import { Input } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { BandGauge } from './band-gauge.tsx';
 import { LiveRunProgress } from './live-run.tsx';
-import {
-  candidateEditorHref,
-  candidateRate,
-  decisionTone,
-  FINAL,
-  layers,
-  setupOf,
-} from './model.ts';
+import { candidateEditorHref, candidateRate, decisionTone, layers, setupOf } from './model.ts';
 import { SpecDiffView } from './spec-diff-view.tsx';
 import type { CandidateReview, Rig, RigCandidate } from './use-rig.ts';
 
@@ -62,7 +56,7 @@ export function CandidateCard({
               Validation run
             </Link>
           ) : null}
-          {c.validationRunId && !c.decision && !FINAL.has(rig.status) ? (
+          {c.validationRunId && !c.decision && !isFinalStatus(rig.status) ? (
             <LiveRunProgress
               key={c.validationRunId}
               runId={c.validationRunId}

@@ -7,7 +7,7 @@ import { CheckCircle2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { HarnessEditor } from '../harness-graph/editor.tsx';
 import { laidOut } from '../harness-graph/layout.ts';
 import { specToGraph } from '../harness-graph/model.ts';

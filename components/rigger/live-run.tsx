@@ -1,14 +1,14 @@
 'use client';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 // A rig's run (baseline or validation) as it happens: the run's SSE event stream (runs.live, through
 // the run page's useLiveRun) pushes each ended episode into the cached list and refreshes the
 // summary, so the rig page needs no polling for rollout progress.
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { isFinalStatus } from '../../contracts/runs.ts';
 import { pct } from '../runs/format.ts';
 import { useLiveRun } from '../runs/use-live-run.ts';
 import { useTRPC } from '../trpc/client.tsx';
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 const OUTCOME_CLASS: Record<string, string> = {
   success: 'bg-success',
   failure: 'bg-danger',
@@ -30,11 +30,11 @@ export function LiveRunProgress({
   // Same key as useLiveRun's cache pushes, so streamed episodes land here without a refetch.
   const episodes = useQuery(trpc.runs.episodes.queryOptions({ runId, limit: 1000 }));
   const status = run.data?.status;
-  const inFlight = status !== undefined && !FINAL.has(status);
+  const inFlight = status !== undefined && !isFinalStatus(status);
   const live = useLiveRun(runId, inFlight);
   const finished = useRef(false);
   useEffect(() => {
-    if (status && FINAL.has(status) && !finished.current) {
+    if (status && isFinalStatus(status) && !finished.current) {
       finished.current = true;
       onFinished?.();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import {
   candidateChanges,
   candidateEditorHref,

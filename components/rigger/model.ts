@@ -1,10 +1,9 @@
 // What the rig page derives from a rig row, as plain functions: which of the four stages the loop is
 // in, a candidate's stack and set-up in one line each, its rate against the band, and its diff from
 // the previous candidate. The views only render these.
-import type { HarnessNode, HarnessSpec } from '../../server/harness/spec.ts';
+import { isFinalStatus } from '../../contracts/runs.ts';
+import type { HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
 import { type LineOp, type SpecChange, specDiff } from '../harness-graph/diff.ts';
-
-export const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export type Stage = 'observe' | 'diagnose' | 'write' | 'validate';
 export const STAGES: { id: Stage; label: string }[] = [
@@ -46,7 +45,7 @@ export function currentStage(rig: {
   diagnosed: boolean;
   last: { decision: string | null; validationRunId: string | null } | undefined;
 }): Stage {
-  if (FINAL.has(rig.status)) return 'validate';
+  if (isFinalStatus(rig.status)) return 'validate';
   if (!rig.diagnosed) return 'observe';
   if (rig.last && !rig.last.decision && rig.last.validationRunId) return 'validate';
   return 'write';
@@ -54,7 +53,7 @@ export function currentStage(rig: {
 
 /** A stage on the timeline: the current one is active while the rig runs; earlier ones are done. */
 export function stageState(stage: Stage, current: Stage, status: string): StageState {
-  if (stage === current && !FINAL.has(status)) return 'active';
+  if (stage === current && !isFinalStatus(status)) return 'active';
   const index = (s: Stage) => STAGES.findIndex((x) => x.id === s);
   return index(stage) <= index(current) ? 'done' : 'pending';
 }

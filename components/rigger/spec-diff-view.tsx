@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { candidateChanges } from './model.ts';
 
 /** A candidate's changes from the previous one: code lines added and removed, fields before/after. */

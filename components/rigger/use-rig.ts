@@ -3,9 +3,9 @@
 // is no rig event stream); rollout progress comes from each run's SSE stream (LiveRunProgress).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { isFinalStatus } from '../../contracts/runs.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
-import { FINAL } from './model.ts';
 
 export type Rig = RouterOutputs['rigs']['byId'];
 export type RigCandidate = Rig['candidates'][number];
@@ -17,7 +17,7 @@ export function useRig(id: string) {
     ...trpc.rigs.byId.queryOptions({ id }),
     // The rig rows are written as each stage ends (no rig event stream): poll them while the loop
     // runs; rollout progress comes from the run's SSE stream (LiveRunProgress).
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1500),
+    refetchInterval: (q) => (q.state.data && isFinalStatus(q.state.data.status) ? false : 1500),
   });
   const refresh = useCallback(
     () => qc.invalidateQueries({ queryKey: trpc.rigs.byId.queryKey({ id }) }),

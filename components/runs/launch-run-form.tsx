@@ -1,7 +1,7 @@
 'use client';
 // Launch a run of a policy on a task (bare: a baseline) or on a harness version (a validation).
 import { Play } from 'lucide-react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { RewardParamsFields } from '../bpe/reward-params-fields.tsx';
 import { SkillBankSelect } from '../skills/skill-bank-select.tsx';
 import { Button } from '../ui/button.tsx';

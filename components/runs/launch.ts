@@ -1,7 +1,8 @@
 // What the launch forms send, as plain functions: which policies a form offers, the one it uses
 // before anyone picks, and the launch input built from the form's values.
-import type { HarnessSpec } from '../../server/harness/spec.ts';
-import type { RewardParams } from '../../server/rollouts/types.ts';
+
+import type { RewardParams } from '../../contracts/runs.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import type { RouterInputs } from '../trpc/types.ts';
 
 /** `human` cannot run unattended, so launch forms never offer it. */

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type EpisodeEndedPayload, episodeRowOf, mergeEndedEpisodes } from './live-episodes.ts';
 
-const ended = (ordinal: number, outcome = 'success'): EpisodeEndedPayload => ({
+const ended = (
+  ordinal: number,
+  outcome: EpisodeEndedPayload['outcome'] = 'success',
+): EpisodeEndedPayload => ({
   episodeId: `ep${ordinal}`,
   ordinal,
   taskId: 'pick-mug-1',

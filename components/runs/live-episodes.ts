@@ -1,23 +1,11 @@
 // Ended episodes from the run's event stream, merged into the cached episode list so their rows
 // appear before the stored list is read again (pure: the live hook and tests share it).
+import type { EpisodeEndedPayload } from '../../contracts/runs.ts';
 import type { RouterOutputs } from '../trpc/types.ts';
 
 type EpisodeRow = RouterOutputs['runs']['episodes']['items'][number];
 
-/** What the rollout service puts in an episode_ended event. */
-export interface EpisodeEndedPayload {
-  episodeId: string;
-  ordinal: number;
-  taskId: string;
-  seed: number;
-  outcome: string | null;
-  failureCategory: string | null;
-  errorKind: string | null;
-  error: string | null;
-  steps: number;
-  reward: number | null;
-  durationMs: number;
-}
+export type { EpisodeEndedPayload };
 
 export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): EpisodeRow {
   return {
@@ -26,11 +14,11 @@ export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): Episo
     taskId: payload.taskId,
     seed: payload.seed,
     ordinal: payload.ordinal,
-    status: 'done' as EpisodeRow['status'],
+    status: 'done',
     attempt: 0,
-    outcome: payload.outcome as EpisodeRow['outcome'],
+    outcome: payload.outcome,
     failureCategory: payload.failureCategory,
-    errorKind: payload.errorKind as EpisodeRow['errorKind'],
+    errorKind: payload.errorKind,
     errorMessage: payload.error,
     steps: payload.steps,
     reward: payload.reward,

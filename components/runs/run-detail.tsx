@@ -1,9 +1,11 @@
 'use client';
-// Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
-// failure distribution, steps histogram, harness errors and progress update without reload.
 import { useQuery } from '@tanstack/react-query';
 import { GitCompare, Radio } from 'lucide-react';
 import Link from 'next/link';
+// Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
+// failure distribution, steps histogram, harness errors and progress update without reload.
+import { isFinalStatus } from '../../contracts/runs.ts';
+import { firstBase } from '../../contracts/spec.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
@@ -20,23 +22,6 @@ import { num } from './format.ts';
 import { RunStatus } from './run-status.tsx';
 import { useLiveRun } from './use-live-run.ts';
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
-
-function firstBase(env: {
-  type: string;
-  bridge?: string;
-  task?: string;
-  env?: unknown;
-  first?: unknown;
-}): {
-  bridge: string;
-  task: string;
-} {
-  if (env.type === 'base') return { bridge: env.bridge ?? '', task: env.task ?? '' };
-  const inner = (env.env ?? env.first) as typeof env;
-  return firstBase(inner);
-}
-
 type Run = RouterOutputs['runs']['byId'];
 
 export function RunDetail({ id }: { id: string }) {
@@ -45,9 +30,9 @@ export function RunDetail({ id }: { id: string }) {
     ...trpc.runs.byId.queryOptions({ id }),
     // Belt and braces: while in flight the summary is also re-read now and then, so the page can
     // never freeze even if the live stream is down.
-    refetchInterval: (q) => (q.state.data && !FINAL.has(q.state.data.status) ? 3000 : false),
+    refetchInterval: (q) => (q.state.data && !isFinalStatus(q.state.data.status) ? 3000 : false),
   });
-  const inFlight = run.data ? !FINAL.has(run.data.status) : false;
+  const inFlight = run.data ? !isFinalStatus(run.data.status) : false;
   const live = useLiveRun(id, inFlight);
 
   if (run.error) return <ErrorNote error={run.error} />;

@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { HarnessSpec } from '../../server/harness/spec.ts';
+import type { HarnessSpec } from '../../contracts/spec.ts';
 import { useRewardParams } from '../bpe/reward-params-fields.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { chosenPolicy, type RunForm, runLaunchInput, usablePolicies } from './launch.ts';

@@ -26,8 +26,7 @@ export function useLiveRun(runId: string, active: boolean) {
         onStarted: refresh,
         onData: (tracked) => {
           const event = tracked.data;
-          if (event.type === 'episode_ended')
-            addEpisode(event.payload as unknown as EpisodeEndedPayload);
+          if (event.type === 'episode_ended') addEpisode(event.payload);
           refresh();
         },
       },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { SourceRow } from '../../contracts/skills.ts';
 import { bankRunId, chartData, pct, rowsOf, sourceLabel, titleOf } from './model.ts';
 
-const row = {
+const row: SourceRow = {
   source: 'envharness',
   bankId: 'b1',
   skills: 5,
@@ -12,15 +13,17 @@ const row = {
   interval: [0.31, 0.69] as [number, number],
   meanSteps: 17.26,
   meanStepsSuccess: 12,
+  perType: {},
+  trainEpisodes: 8,
   errors: 0,
 };
 
 describe('skill-source comparison', () => {
-  it('reads rows only from a results object that has them', () => {
-    expect(rowsOf({ rows: [row] })).toEqual([row]);
-    expect(rowsOf({ rows: 'no' })).toEqual([]);
-    expect(rowsOf([row])).toEqual([]);
+  it('reads the rows of stored results, none before there are results', () => {
+    const results = { rows: [row], trainTasks: [], evalTasks: [], envharness: [], durationMs: 1 };
+    expect(rowsOf(results)).toEqual([row]);
     expect(rowsOf(null)).toEqual([]);
+    expect(rowsOf(undefined)).toEqual([]);
   });
 
   it('charts percent with the interval as asymmetric error bars', () => {

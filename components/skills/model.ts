@@ -1,19 +1,12 @@
 // The skill pages' derivations as plain functions: a comparison's rows read from its stored results,
 // the chart's numbers, and a bank's skills by category with the titles its edit history names.
+import {
+  type ComparisonResults,
+  SKILL_CATEGORIES,
+  type SourceRow,
+} from '../../contracts/skills.ts';
 
-export interface ComparisonRowView {
-  source: string;
-  bankId: string | null;
-  skills: number;
-  trainSuccessRate: number | null;
-  n: number;
-  successes: number;
-  successRate: number;
-  interval: [number, number];
-  meanSteps: number;
-  meanStepsSuccess: number | null;
-  errors: number;
-}
+export type { SourceRow };
 
 export const SOURCE_LABEL: Record<string, string> = {
   none: 'No skills',
@@ -27,14 +20,13 @@ export function sourceLabel(source: string): string {
 
 export const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 
-export function rowsOf(results: unknown): ComparisonRowView[] {
-  if (!results || typeof results !== 'object' || Array.isArray(results)) return [];
-  const rows = (results as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? (rows as ComparisonRowView[]) : [];
+/** A stored comparison's rows (none while it has no results). */
+export function rowsOf(results: ComparisonResults | null | undefined): SourceRow[] {
+  return results?.rows ?? [];
 }
 
 /** Bars in percent (one decimal) with the interval as error bars, and mean steps. */
-export function chartData(rows: ComparisonRowView[]) {
+export function chartData(rows: SourceRow[]) {
   return rows.map((r) => ({
     label: sourceLabel(r.source),
     success: Math.round(r.successRate * 1000) / 10,
@@ -46,7 +38,7 @@ export function chartData(rows: ComparisonRowView[]) {
   }));
 }
 
-export const CATEGORIES = ['general', 'task', 'mistake', 'prior'] as const;
+export const CATEGORIES = SKILL_CATEGORIES;
 
 export const CATEGORY_LABEL: Record<string, string> = {
   general: 'General skills',

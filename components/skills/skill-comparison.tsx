@@ -25,11 +25,11 @@ import { Field, NumberField } from '../ui/field.tsx';
 import { Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
-import { type ComparisonRowView, chartData, pct, rowsOf, sourceLabel } from './model.ts';
+import { chartData, pct, rowsOf, type SourceRow, sourceLabel } from './model.ts';
 
 type Comparison = RouterOutputs['skills']['comparisons'][number];
 
-function ComparisonChart({ rows }: { rows: ComparisonRowView[] }) {
+function ComparisonChart({ rows }: { rows: SourceRow[] }) {
   const data = chartData(rows);
   return (
     <div className="grid gap-4 md:grid-cols-2" data-testid="comparison-chart">
@@ -236,7 +236,7 @@ function ComparisonCard({ comparison: c }: { comparison: Comparison }) {
   );
 }
 
-function ComparisonRow({ row: r }: { row: ComparisonRowView }) {
+function ComparisonRow({ row: r }: { row: SourceRow }) {
   return (
     <TR data-testid="comparison-row" data-source={r.source}>
       <TD>

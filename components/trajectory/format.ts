@@ -1,4 +1,5 @@
-import type { Action, Json } from '../../bridges/core/types.ts';
+import type { Json } from '../../contracts/json.ts';
+import type { Action } from '../../contracts/spec.ts';
 
 /** One line for an action: a text tool shows its text, other tools a compact call. */
 export function actionText(action: Action | null | undefined): string {

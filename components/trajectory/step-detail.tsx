@@ -3,7 +3,7 @@
 // environment said and what the agent was shown — with each harness layer's change named.
 import { Ban, Layers } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { StepRecord } from '../../server/harness/types.ts';
+import type { StepRecord } from '../../contracts/steps.ts';
 import { BpePanel } from '../bpe/bpe-panel.tsx';
 import { JsonView } from '../common/json-view.tsx';
 import { Badge } from '../ui/badge.tsx';

@@ -2,7 +2,7 @@
 // Steps are read a page at a time: only the pages that hold visible rows (and the selected step) are
 // fetched, so a 10,000-step trajectory opens as fast as a short one.
 import { useQueries } from '@tanstack/react-query';
-import type { StepRecord } from '../../server/harness/types.ts';
+import type { StepRecord } from '../../contracts/steps.ts';
 import { useTRPC } from '../trpc/client.tsx';
 
 export const PAGE = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StepRecord } from '../../server/harness/types.ts';
+import type { StepRecord } from '../../contracts/steps.ts';
 import { actionRewritten, keyedWordDiff, layersFor, observationChanged } from './step.ts';
 
 const act = (command: string) => ({ name: 'act', args: { command } });

@@ -1,6 +1,6 @@
 // One recorded step read closely, as plain functions: whether a layer rewrote the action or changed
 // the observation, and which layers ("component at layer") changed what.
-import type { StepRecord } from '../../server/harness/types.ts';
+import type { StepRecord } from '../../contracts/steps.ts';
 import { sameJson } from './format.ts';
 import { type DiffPart, wordDiff } from './text-diff.ts';
 

@@ -5,7 +5,7 @@
 import type { VirtualItem } from '@tanstack/react-virtual';
 import { Ban, Layers, TriangleAlert } from 'lucide-react';
 import Link from 'next/link';
-import type { StepRecord } from '../../server/harness/types.ts';
+import type { StepRecord } from '../../contracts/steps.ts';
 import { BpeRowMark } from '../bpe/bpe-panel.tsx';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
 import { Badge } from '../ui/badge.tsx';

@@ -167,7 +167,9 @@ export async function getHarness(db: Db, id: string) {
 }
 
 /** A version row with its spec parsed (the column is JSON). */
-function withSpec<V extends { id: string; spec: unknown }>(v: V): V & { spec: HarnessSpec } {
+function withSpec<V extends { id: string; spec: unknown }>(
+  v: V,
+): Omit<V, 'spec'> & { spec: HarnessSpec } {
   return { ...v, spec: parseColumn(HarnessSpecSchema, v.spec, `HarnessVersion ${v.id} spec`) };
 }
 
