@@ -93,6 +93,105 @@ export async function sharePath(db: Db, share: SharePayload): Promise<string> {
   }
 }
 
+async function signInRoute(
+  accounts: Accounts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) {
+  if (req.method !== 'POST') {
+    page(res, 200, 'Sign in', signInForm(safeNext(url.searchParams.get('next'))));
+    return true;
+  }
+  if (!sameOrigin(req)) {
+    page(res, 403, 'Sign in', '<p>Cross-site sign-in refused.</p>');
+    return true;
+  }
+  const form = await readForm(req);
+  const next = safeNext(form.get('next'));
+  try {
+    const { token, maxAgeSeconds } = await accounts.signIn(
+      form.get('email') ?? '',
+      form.get('password') ?? '',
+    );
+    redirect(res, next, [
+      cookie(SESSION_COOKIE, token, maxAgeSeconds),
+      cookie(SHARE_COOKIE, '', 0),
+    ]);
+  } catch (e) {
+    const message = e instanceof DomainError ? e.message : 'sign-in failed';
+    page(res, 401, 'Sign in', signInForm(next, message));
+  }
+  return true;
+}
+
+const JOIN_FORM = `<form method="post"><label for="name">Name</label><input id="name" name="name">
+<label for="email">Email</label><input id="email" name="email" type="email" required>
+<label for="password">Password (8+ characters)</label><input id="password" name="password" type="password" minlength="8" required>
+<button type="submit">Join</button></form>`;
+
+async function inviteRoute(
+  accounts: Accounts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string,
+) {
+  if (req.method !== 'POST') {
+    page(res, 200, 'Join the studio', JOIN_FORM);
+    return true;
+  }
+  if (!sameOrigin(req)) {
+    page(res, 403, 'Join', '<p>Cross-site request refused.</p>');
+    return true;
+  }
+  const form = await readForm(req);
+  try {
+    const email = form.get('email') ?? '';
+    const password = form.get('password') ?? '';
+    await accounts.acceptInvite({ token, email, password, name: form.get('name') ?? '' });
+    const session = await accounts.signIn(email, password);
+    redirect(res, '/', [cookie(SESSION_COOKIE, session.token, session.maxAgeSeconds)]);
+  } catch (e) {
+    const message = e instanceof DomainError ? e.message : 'could not join';
+    page(res, 400, 'Join', `<p class="error">${escapeHtml(message)}</p>`);
+  }
+  return true;
+}
+
+async function shareRoute(accounts: Accounts, res: ServerResponse, token: string) {
+  const payload = accounts.readShareToken(token);
+  if (!payload) {
+    page(res, 410, 'Link expired', '<p>This share link is invalid or has expired.</p>');
+    return true;
+  }
+  const maxAge = payload.exp - Math.floor(Date.now() / 1000);
+  redirect(res, await sharePath(accounts.db, payload), [cookie(SHARE_COOKIE, token, maxAge)]);
+  return true;
+}
+
+/** Pages need someone: a session, or a share cookie (the API limits what a share may read). */
+async function gatePage(
+  accounts: Accounts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
+  const path = url.pathname;
+  const isPage =
+    req.method === 'GET' &&
+    !path.startsWith('/_next/') &&
+    !path.startsWith('/api/') &&
+    !/\.[a-z0-9]+$/i.test(path);
+  if (!isPage) return false;
+  const cookies = parseCookies(req.headers.cookie);
+  const session = cookies[SESSION_COOKIE];
+  const signedIn = session ? accounts.sessionUserId(session) !== undefined : false;
+  const shared = cookies[SHARE_COOKIE] ? accounts.readShareToken(cookies[SHARE_COOKIE]) : undefined;
+  if (signedIn || shared) return false;
+  redirect(res, `/signin?next=${encodeURIComponent(url.pathname + url.search)}`);
+  return true;
+}
+
 /**
  * Handles the auth routes and gates pages in team mode. Returns true when it answered the
  * request; false lets the caller hand it to Next (or tRPC, which authorises each call).
@@ -105,109 +204,14 @@ export async function handleAuthRoute(
   if (!accounts.teamMode) return false;
   const url = new URL(req.url ?? '/', 'http://studio');
   const path = url.pathname;
-  const cookies = parseCookies(req.headers.cookie);
-
-  if (path === '/signin') {
-    if (req.method === 'POST') {
-      if (!sameOrigin(req)) {
-        page(res, 403, 'Sign in', '<p>Cross-site sign-in refused.</p>');
-        return true;
-      }
-      const form = await readForm(req);
-      const next = safeNext(form.get('next'));
-      try {
-        const { token, maxAgeSeconds } = await accounts.signIn(
-          form.get('email') ?? '',
-          form.get('password') ?? '',
-        );
-        redirect(res, next, [
-          cookie(SESSION_COOKIE, token, maxAgeSeconds),
-          cookie(SHARE_COOKIE, '', 0),
-        ]);
-      } catch (e) {
-        page(
-          res,
-          401,
-          'Sign in',
-          signInForm(next, e instanceof DomainError ? e.message : 'sign-in failed'),
-        );
-      }
-      return true;
-    }
-    page(res, 200, 'Sign in', signInForm(safeNext(url.searchParams.get('next'))));
-    return true;
-  }
-
+  if (path === '/signin') return signInRoute(accounts, req, res, url);
   if (path === '/signout' && req.method === 'POST') {
     redirect(res, '/signin', [cookie(SESSION_COOKIE, '', 0), cookie(PROJECT_COOKIE, '', 0)]);
     return true;
   }
-
   const invite = /^\/invite\/([\w-]+)$/.exec(path);
-  if (invite) {
-    const token = invite[1]!;
-    if (req.method === 'POST') {
-      if (!sameOrigin(req)) {
-        page(res, 403, 'Join', '<p>Cross-site request refused.</p>');
-        return true;
-      }
-      const form = await readForm(req);
-      try {
-        const email = form.get('email') ?? '';
-        const password = form.get('password') ?? '';
-        await accounts.acceptInvite({ token, email, password, name: form.get('name') ?? '' });
-        const session = await accounts.signIn(email, password);
-        redirect(res, '/', [cookie(SESSION_COOKIE, session.token, session.maxAgeSeconds)]);
-      } catch (e) {
-        page(
-          res,
-          400,
-          'Join',
-          `<p class="error">${escapeHtml(e instanceof DomainError ? e.message : 'could not join')}</p>`,
-        );
-      }
-      return true;
-    }
-    page(
-      res,
-      200,
-      'Join the studio',
-      `<form method="post"><label for="name">Name</label><input id="name" name="name">
-<label for="email">Email</label><input id="email" name="email" type="email" required>
-<label for="password">Password (8+ characters)</label><input id="password" name="password" type="password" minlength="8" required>
-<button type="submit">Join</button></form>`,
-    );
-    return true;
-  }
-
+  if (invite?.[1]) return inviteRoute(accounts, req, res, invite[1]);
   const share = /^\/share\/([\w-]+\.[\w-]+)$/.exec(path);
-  if (share) {
-    const payload = accounts.readShareToken(share[1]!);
-    if (!payload) {
-      page(res, 410, 'Link expired', '<p>This share link is invalid or has expired.</p>');
-      return true;
-    }
-    const maxAge = payload.exp - Math.floor(Date.now() / 1000);
-    redirect(res, await sharePath(accounts.db, payload), [cookie(SHARE_COOKIE, share[1]!, maxAge)]);
-    return true;
-  }
-
-  // Pages need someone: a session, or a share cookie (the API limits what a share may read).
-  const isPage =
-    req.method === 'GET' &&
-    !path.startsWith('/_next/') &&
-    !path.startsWith('/api/') &&
-    !/\.[a-z0-9]+$/i.test(path);
-  if (isPage) {
-    const session = cookies[SESSION_COOKIE];
-    const signedIn = session ? accounts.sessionUserId(session) !== undefined : false;
-    const shared = cookies[SHARE_COOKIE]
-      ? accounts.readShareToken(cookies[SHARE_COOKIE])
-      : undefined;
-    if (!signedIn && !shared) {
-      redirect(res, `/signin?next=${encodeURIComponent(url.pathname + url.search)}`);
-      return true;
-    }
-  }
-  return false;
+  if (share?.[1]) return shareRoute(accounts, res, share[1]);
+  return gatePage(accounts, req, res, url);
 }
