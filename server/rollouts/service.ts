@@ -267,6 +267,21 @@ export class Rollouts {
     return reads.listEpisodes(this.db, runId, filter);
   }
 
+  /** Every episode of a run, read page by page. */
+  async allEpisodes(runId: string): Promise<reads.EpisodeInfo[]> {
+    const episodes: reads.EpisodeInfo[] = [];
+    let cursor: number | undefined;
+    do {
+      const page = await this.listEpisodes(runId, {
+        limit: 1000,
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      episodes.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return episodes;
+  }
+
   getSteps(episodeId: string, options?: { cursor?: number; limit?: number }) {
     return reads.getSteps(this.db, episodeId, options);
   }

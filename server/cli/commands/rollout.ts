@@ -1,4 +1,15 @@
-import { type Command, flag, intOption, json, stringOption, UsageError } from '../command.ts';
+import type { RunMetrics } from '../../rollouts/metrics.ts';
+import type { EpisodeInfo, LaunchRunInput, Rollouts, RunSummary } from '../../rollouts/service.ts';
+import {
+  type CliIO,
+  type Command,
+  flag,
+  intOption,
+  json,
+  type OptionValues,
+  stringOption,
+  UsageError,
+} from '../command.ts';
 import { loadSpec } from '../spec-input.ts';
 
 /** The one-line progress bar of a rollout on stderr. */
@@ -32,112 +43,118 @@ export const command: Command = {
     json: { type: 'boolean' },
   },
   async run({ values, io, services }) {
-    const spec = loadSpec(stringOption(values, 'spec'));
-    const policy = stringOption(values, 'policy');
-    if (!policy) throw new UsageError('--policy is required (see harness policies)');
-    const queue = stringOption(values, 'queue');
-    if (queue !== undefined && queue !== 'local' && queue !== 'bullmq') {
-      throw new UsageError(`--queue must be local or bullmq, got '${queue}'`);
-    }
-    const k = intOption(values, 'episodes', 1);
-    if (k < 1) throw new UsageError('--episodes must be at least 1');
-    const concurrencyText = stringOption(values, 'concurrency');
-    const tasks = stringOption(values, 'tasks')
-      ?.split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
+    const input = launchInput(values);
     const asJson = flag(values, 'json');
-    // EvoHarness: the run's policy gets this skill bank (bpe: its experience store).
-    const skillBank = stringOption(values, 'skill-bank');
-    {
-      const { rollouts } = await services();
-      const { runId } = await rollouts.launchRun({
-        spec,
-        policy,
-        k,
-        seed: intOption(values, 'seed', 0),
-        maxSteps: intOption(values, 'max-steps', 50),
-        ...(concurrencyText !== undefined
-          ? { concurrency: intOption(values, 'concurrency', 1) }
-          : {}),
-        ...(queue ? { queue } : {}),
-        ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
-        ...(skillBank ? { policyOptions: { skillBankId: skillBank } } : {}),
-      });
-      const initial = await rollouts.getRunSummary(runId);
-      if (!asJson) {
-        io.err(`run ${runId}: ${initial.episodesTotal} episodes on ${initial.queue}\n`);
-        if (initial.queue === 'bullmq')
-          io.err('waiting for workers (start them with `harness worker`)\n');
-      }
-      const counts = { ok: 0, fail: 0, err: 0 };
-      let done = 0;
-      const summary = await rollouts.waitForRun(runId, {
-        onEvent: (e) => {
-          if (e.type !== 'episode_ended' || asJson) return;
-          const outcome = (e.payload as { outcome?: string }).outcome;
-          if (outcome === 'success') counts.ok += 1;
-          else if (outcome === 'failure') counts.fail += 1;
-          else counts.err += 1;
-          done += 1;
-          io.err(progressLine(done, initial.episodesTotal, counts));
-        },
-      });
-      if (!asJson) io.err('\n');
-      const episodes = [];
-      let cursor: number | undefined;
-      do {
-        const page = await rollouts.listEpisodes(runId, {
-          limit: 1000,
-          ...(cursor !== undefined ? { cursor } : {}),
-        });
-        episodes.push(...page.items);
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor !== undefined);
-      const m = summary.metrics;
-      const out = {
-        runId,
-        status: summary.status,
-        successRate: m.successRate,
-        interval: m.interval,
-        failureDistribution: m.failureDistribution,
-        meanSteps: m.meanSteps,
-        meanStepsSuccess: m.meanStepsSuccess,
-        meanReward: m.meanReward,
-        errors: m.errors,
-        errorDistribution: m.errorDistribution,
-        episodes: episodes.map((e) => ({
-          taskId: e.taskId,
-          seed: e.seed,
-          outcome: e.outcome,
-          steps: e.steps,
-          reward: e.reward,
-          ...(e.failureCategory ? { failureCategory: e.failureCategory } : {}),
-          ...(e.errorMessage ? { error: e.errorMessage } : {}),
-        })),
-      };
-      if (asJson) {
-        io.out(json(out));
-      } else {
-        const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-        io.out(
-          `success rate ${m.successRate === null ? 'n/a' : pct(m.successRate)}  95% CI [${pct(m.interval[0])}, ${pct(m.interval[1])}]  (${m.successes}/${m.successes + m.failures})\n`,
-        );
-        io.out(
-          `mean steps ${m.meanSteps?.toFixed(1) ?? 'n/a'} (successful ${m.meanStepsSuccess?.toFixed(1) ?? 'n/a'})  mean reward ${m.meanReward?.toFixed(3) ?? 'n/a'}  errors ${m.errors}\n`,
-        );
-        const failures = Object.entries(m.failureDistribution).filter(([, n]) => n > 0);
-        if (failures.length > 0)
-          io.out(`failures: ${failures.map(([c, n]) => `${c} ${n}`).join(', ')}\n`);
-        for (const e of out.episodes) {
-          const detail = e.failureCategory ?? e.error ?? '';
-          io.out(
-            `  ${e.taskId} seed ${e.seed}\t${e.outcome}\t${e.steps} steps\treward ${e.reward?.toFixed(3) ?? '-'}\t${detail}\n`,
-          );
-        }
-        io.out(`run ${runId}\n`);
-      }
-      return 0;
-    }
+    const { rollouts } = await services();
+    const { runId } = await rollouts.launchRun(input);
+    const summary = await follow(rollouts, runId, asJson ? undefined : io);
+    const out = report(summary, await rollouts.allEpisodes(runId));
+    if (asJson) io.out(json(out));
+    else printReport(io, out, summary.metrics);
+    return 0;
   },
 };
+
+function launchInput(values: OptionValues): LaunchRunInput {
+  const spec = loadSpec(stringOption(values, 'spec'));
+  const policy = stringOption(values, 'policy');
+  if (!policy) throw new UsageError('--policy is required (see harness policies)');
+  const queue = stringOption(values, 'queue');
+  if (queue !== undefined && queue !== 'local' && queue !== 'bullmq') {
+    throw new UsageError(`--queue must be local or bullmq, got '${queue}'`);
+  }
+  const k = intOption(values, 'episodes', 1);
+  if (k < 1) throw new UsageError('--episodes must be at least 1');
+  const concurrencyText = stringOption(values, 'concurrency');
+  const tasks = stringOption(values, 'tasks')
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  // EvoHarness: the run's policy gets this skill bank (bpe: its experience store).
+  const skillBank = stringOption(values, 'skill-bank');
+  return {
+    spec,
+    policy,
+    k,
+    seed: intOption(values, 'seed', 0),
+    maxSteps: intOption(values, 'max-steps', 50),
+    ...(concurrencyText !== undefined ? { concurrency: intOption(values, 'concurrency', 1) } : {}),
+    ...(queue ? { queue } : {}),
+    ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
+    ...(skillBank ? { policyOptions: { skillBankId: skillBank } } : {}),
+  };
+}
+
+/** Waits for the run; with `io`, a progress bar on stderr as episodes end. */
+async function follow(
+  rollouts: Rollouts,
+  runId: string,
+  io: CliIO | undefined,
+): Promise<RunSummary> {
+  const initial = await rollouts.getRunSummary(runId);
+  if (!io) return rollouts.waitForRun(runId);
+  io.err(`run ${runId}: ${initial.episodesTotal} episodes on ${initial.queue}\n`);
+  if (initial.queue === 'bullmq')
+    io.err('waiting for workers (start them with `harness worker`)\n');
+  const counts = { ok: 0, fail: 0, err: 0 };
+  let done = 0;
+  const summary = await rollouts.waitForRun(runId, {
+    onEvent: (e) => {
+      if (e.type !== 'episode_ended') return;
+      const outcome = e.payload.outcome;
+      if (outcome === 'success') counts.ok += 1;
+      else if (outcome === 'failure') counts.fail += 1;
+      else counts.err += 1;
+      done += 1;
+      io.err(progressLine(done, initial.episodesTotal, counts));
+    },
+  });
+  io.err('\n');
+  return summary;
+}
+
+/** The documented shape of `harness rollout --json`. */
+function report(summary: RunSummary, episodes: EpisodeInfo[]) {
+  const m = summary.metrics;
+  return {
+    runId: summary.id,
+    status: summary.status,
+    successRate: m.successRate,
+    interval: m.interval,
+    failureDistribution: m.failureDistribution,
+    meanSteps: m.meanSteps,
+    meanStepsSuccess: m.meanStepsSuccess,
+    meanReward: m.meanReward,
+    errors: m.errors,
+    errorDistribution: m.errorDistribution,
+    episodes: episodes.map((e) => ({
+      taskId: e.taskId,
+      seed: e.seed,
+      outcome: e.outcome,
+      steps: e.steps,
+      reward: e.reward,
+      ...(e.failureCategory ? { failureCategory: e.failureCategory } : {}),
+      ...(e.errorMessage ? { error: e.errorMessage } : {}),
+    })),
+  };
+}
+
+function printReport(io: CliIO, out: ReturnType<typeof report>, m: RunMetrics): void {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  io.out(
+    `success rate ${m.successRate === null ? 'n/a' : pct(m.successRate)}  95% CI [${pct(m.interval[0])}, ${pct(m.interval[1])}]  (${m.successes}/${m.successes + m.failures})\n`,
+  );
+  io.out(
+    `mean steps ${m.meanSteps?.toFixed(1) ?? 'n/a'} (successful ${m.meanStepsSuccess?.toFixed(1) ?? 'n/a'})  mean reward ${m.meanReward?.toFixed(3) ?? 'n/a'}  errors ${m.errors}\n`,
+  );
+  const failures = Object.entries(m.failureDistribution).filter(([, n]) => n > 0);
+  if (failures.length > 0)
+    io.out(`failures: ${failures.map(([c, n]) => `${c} ${n}`).join(', ')}\n`);
+  for (const e of out.episodes) {
+    const detail = e.failureCategory ?? e.error ?? '';
+    io.out(
+      `  ${e.taskId} seed ${e.seed}\t${e.outcome}\t${e.steps} steps\treward ${e.reward?.toFixed(3) ?? '-'}\t${detail}\n`,
+    );
+  }
+  io.out(`run ${out.runId}\n`);
+}

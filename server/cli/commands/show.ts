@@ -11,16 +11,7 @@ export const command: Command = {
       const { rollouts } = await services();
       const runId = positionals[0]!;
       const summary = await rollouts.getRunSummary(runId);
-      const episodes = [];
-      let cursor: number | undefined;
-      do {
-        const page = await rollouts.listEpisodes(runId, {
-          limit: 1000,
-          ...(cursor !== undefined ? { cursor } : {}),
-        });
-        episodes.push(...page.items);
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor !== undefined);
+      const episodes = await rollouts.allEpisodes(runId);
       if (flag(values, 'json')) {
         io.out(json({ ...summary, episodes }));
         return 0;
