@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -173,17 +174,6 @@ function hashFiles(files: Record<string, string>): string {
 function oneLine(text: string, max = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.toLowerCase().includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }
 
 class InvalidAction extends Error {}
@@ -595,26 +585,14 @@ export class CodeRepairEnv implements ActionableEnv {
 
   private ok(text: string): StepResult {
     this.lastObservation = { text };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated: false,
-      truncated: false,
-      info: {},
-    };
+    return stepResult(this.lastObservation);
   }
 
   private invalid(message: string, terminated = false): StepResult {
     if (this.view && !this.view.submitted)
       this.view = { ...this.view, invalidActions: this.view.invalidActions + 1 };
     this.lastObservation = { text: message };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: { invalid: true },
-    };
+    return invalidStep(this.lastObservation, { terminated });
   }
 }
 

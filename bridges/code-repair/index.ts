@@ -1,6 +1,7 @@
 // The code-repair bridge (SWE-bench style): small real JavaScript packages with injected bugs.
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { CodeRepairEnv, codeRepairStateSchema, codeRepairTools, filterTasks } from './env.ts';
+import { CodeRepairEnv, codeRepairStateSchema, codeRepairTools } from './env.ts';
 import { allTaskInfos, SPLITS } from './tasks.ts';
 
 export { liveResources, sweepStale } from './cleanup.ts';
@@ -26,14 +27,5 @@ export const codeRepairBridge: Bridge = {
   async create() {
     return new CodeRepairEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new CodeRepairEnv();
-    try {
-      await env.restore(snapshot);
-    } catch (error) {
-      await env.close();
-      throw error;
-    }
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new CodeRepairEnv(), snapshot),
 };

@@ -2,6 +2,7 @@
 // runContractSuite(bridge) for `harness check`, describeContract(bridge) (contract-suite.vitest.ts)
 // for a bridge's own tests. Action sequences are generated deterministically from the bridge's
 // admissible commands and tool schemas, so a failure reproduces.
+import { fnv1a, mulberry32 } from './rng.ts';
 import { canonicalJson, validateJsonSchema } from './schema.ts';
 import type {
   Action,
@@ -69,27 +70,6 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** mulberry32: small, fast, and the same on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -261,7 +241,7 @@ export class ContractContext {
       const plans: Plan[] = [];
       for (const task of await this.sampleTasks()) {
         for (const seed of this.seeds) {
-          const rng = seededRandom(hashText(`${task.id}:${seed}`));
+          const rng = mulberry32(fnv1a(`${task.id}:${seed}`));
           const env = await this.bridge.create();
           try {
             let last: StepResult | Awaited<ReturnType<ActionableEnv['reset']>> = await env.reset({
@@ -648,7 +628,7 @@ export const CONTRACT_CHECKS: ContractCheck[] = [
     name: 'invalid action: malformed arguments give a clear observation with info.invalid',
     async run(ctx) {
       const [task] = await ctx.sampleTasks();
-      const rng = seededRandom(1);
+      const rng = mulberry32(1);
       for (const tool of ctx.bridge.tools()) {
         const props = isObject(tool.parameters.properties)
           ? (tool.parameters.properties as Record<string, JsonSchema>)

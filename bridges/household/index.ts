@@ -1,4 +1,5 @@
 // The `household` bridge: an ALFWorld-style text household (our simulator, ALFWorld's interface).
+import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot } from '../core/types.ts';
 import {
   ENV_TYPE,
@@ -40,9 +41,5 @@ export const householdBridge: Bridge = {
   async create() {
     return new HouseholdEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new HouseholdEnv();
-    env.restore(snapshot);
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new HouseholdEnv(), snapshot),
 };

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -182,17 +183,6 @@ export function sameValue(a: Scalar, b: Scalar): boolean {
     return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
   const norm = (v: Scalar) => (v === '' ? null : v);
   return norm(a) === norm(b);
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }
 
 export class SpreadsheetEnv implements ActionableEnv {
@@ -564,25 +554,13 @@ export class SpreadsheetEnv implements ActionableEnv {
 
   private ok(text: string): StepResult {
     this.lastObservation = { text };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated: false,
-      truncated: false,
-      info: {},
-    };
+    return stepResult(this.lastObservation);
   }
 
   private invalid(message: string, terminated = false): StepResult {
     if (this.view && !this.view.submitted)
       this.view = { ...this.view, invalidActions: this.view.invalidActions + 1 };
     this.lastObservation = { text: message };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: { invalid: true },
-    };
+    return invalidStep(this.lastObservation, { terminated });
   }
 }

@@ -1,6 +1,7 @@
 // The spreadsheet bridge (SpreadsheetBench style): instructions on real .xlsx workbooks.
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { filterTasks, SpreadsheetEnv, spreadsheetStateSchema, spreadsheetTools } from './env.ts';
+import { SpreadsheetEnv, spreadsheetStateSchema, spreadsheetTools } from './env.ts';
 import { allTasks, findTask, SPLITS } from './tasks.ts';
 
 export { SpreadsheetEnv, type SpreadsheetState, SpreadsheetStateSchema } from './env.ts';
@@ -29,14 +30,5 @@ export const spreadsheetBridge: Bridge = {
   async create() {
     return new SpreadsheetEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new SpreadsheetEnv();
-    try {
-      await env.restore(snapshot);
-    } catch (error) {
-      await env.close();
-      throw error;
-    }
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new SpreadsheetEnv(), snapshot),
 };

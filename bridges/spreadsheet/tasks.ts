@@ -1,6 +1,6 @@
 // SpreadsheetBench-style task families, generated from a seed per task id: each has a data
 // workbook, an instruction, the target cells, and a reference solution applied to the workbook.
-import { seededRandom } from '../core/contract-suite.ts';
+import { fnv1a as fnv, mulberry32 as seededRandom } from '../core/rng.ts';
 import type { TaskInfo } from '../core/types.ts';
 import { addr } from './address.ts';
 import { Workbook } from './workbook.ts';
@@ -48,15 +48,6 @@ const CATEGORIES = [
   'Repairs',
   'Fees',
 ];
-
-function fnv(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 function header(wb: Workbook, sheet: string, names: string[]): void {
   names.forEach((n, i) => {

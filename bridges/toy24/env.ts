@@ -1,6 +1,7 @@
 // The 24 game as an ActionableEnv: combine two numbers of the current list into one until one
 // number remains; success iff it is exactly 24 (exact rationals, so 8 / (3 - 8/3) counts).
 import { z } from 'zod';
+import { filterTasks, invalidStep } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -338,23 +339,6 @@ export class Toy24Env implements ActionableEnv {
         ? `Invalid move: ${message} Numbers: ${listText(numbers)}.`
         : `Invalid move: ${message}`;
     this.lastObservation = { text, ...(numbers ? { data: { numbers: [...numbers] } } : {}) };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: this.info({ invalid: true }),
-    };
+    return invalidStep(this.lastObservation, { terminated, info: this.info() });
   }
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }

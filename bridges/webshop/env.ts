@@ -2,6 +2,7 @@
 // actions `search[query]` and `click[element]`. State is read back from the page's URL after every
 // navigation; the verifier scores the purchased product against the goal with WebShop's reward.
 import { z } from 'zod';
+import { invalidStep } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -44,7 +45,7 @@ import {
   webshopOptions,
 } from './runtime.ts';
 import { parseRoute, SUB_PAGES } from './site.ts';
-import { filterTasks, findTask, type WebshopTask } from './tasks.ts';
+import { findTask, listWebshopTasks, type WebshopTask } from './tasks.ts';
 
 export const ENV_TYPE = 'webshop';
 export const TEXT_TOOL = { name: 'act', arg: 'command' } as const;
@@ -180,7 +181,7 @@ export class WebShopEnv implements ActionableEnv {
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
 
   async listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
-    return filterTasks(filter);
+    return listWebshopTasks(filter);
   }
 
   async reset(options: ResetOptions): Promise<ResetResult> {
@@ -510,12 +511,6 @@ export class WebShopEnv implements ActionableEnv {
       text: `Invalid action: ${reason}${page}`,
       ...(this.view ? { data: { page: this.view.page, url: this.view.url } } : {}),
     };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: this.info({ invalid: true }),
-    };
+    return invalidStep(this.lastObservation, { terminated, info: this.info() });
   }
 }
