@@ -31,7 +31,9 @@ describe('error taxonomy', () => {
     expect(hook).toBeInstanceOf(HarnessCodeError);
     expect(hook).toMatchObject({ message: 'boom', hook: 'filterAction', line: 4, column: 2 });
 
-    const stage = fromWireError(toWireError(new StageSetupError('rejected', 2, 'Nothing happens.')));
+    const stage = fromWireError(
+      toWireError(new StageSetupError('rejected', 2, 'Nothing happens.')),
+    );
     expect(stage).toBeInstanceOf(StageSetupError);
     expect(stage).toMatchObject({ actionIndex: 2, observation: 'Nothing happens.' });
 
