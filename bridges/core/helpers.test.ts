@@ -51,7 +51,7 @@ describe('bridges/core helpers', () => {
     const snapshot: EnvSnapshot = { envType: 'x', reset: { taskId: 't', seed: 0 } };
     await expect(restoredEnv(env, snapshot)).rejects.toThrow('bad snapshot');
     expect(closed).toBe(1);
-    const good = { ...env, restore: () => {} } as typeof env;
+    const good = { ...env, restore: async () => {} } as typeof env;
     await expect(restoredEnv(good, snapshot)).resolves.toBe(good);
   });
 

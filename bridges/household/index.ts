@@ -7,9 +7,11 @@ import {
   HouseholdEnv,
   householdStateSchema,
   listHouseholdTasks,
+  pinScene,
   resolveTaskId,
   TEXT_TOOL,
   taskInfo,
+  withoutScene,
 } from './env.ts';
 import { SPLITS } from './tasks.ts';
 
@@ -42,4 +44,8 @@ export const householdBridge: Bridge = {
     return new HouseholdEnv();
   },
   fromState: (snapshot: EnvSnapshot) => restoredEnv(new HouseholdEnv(), snapshot),
+  // An ALFWorld game file is one fixed scene: `@scene<N>` pins the scene, the seed then varies
+  // nothing else, so a Stage written against it replays under every episode seed.
+  pinTask: pinScene,
+  displayTaskId: withoutScene,
 };
