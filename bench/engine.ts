@@ -9,6 +9,7 @@ import {
   householdBridge,
   oraclePlan,
 } from '../bridges/household/index.ts';
+import { configuredBridges } from '../server/bridges.ts';
 import { createHarness, type Harness } from '../server/harness/index.ts';
 import { HOOK_NAMES, SandboxHost } from '../server/harness/sandbox.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
@@ -159,7 +160,7 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
 
   // What a rollout worker pays per episode: it builds a harness for every episode.
   const episode = async (spec: HarnessSpec) => {
-    const h = await createHarness(spec);
+    const h = await createHarness(spec, { bridges: configuredBridges() });
     await h.reset({ seed: scene.seed });
     await h.close();
   };
@@ -187,10 +188,14 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const scene = await findMugScene();
   const potato = await potatoTaskId();
   const commands = await agentCommands(scene);
-  const full = await createHarness(mugSpec(scene, potato));
-  const bare = await createHarness(withoutContract(mugSpec(scene, potato)));
+  const full = await createHarness(mugSpec(scene, potato), { bridges: configuredBridges() });
+  const bare = await createHarness(withoutContract(mugSpec(scene, potato)), {
+    bridges: configuredBridges(),
+  });
   // The same stack with three identity hooks: what the engine itself costs per step.
-  const identity = await createHarness(mugSpec(scene, potato, IDENTITY_HOOKS));
+  const identity = await createHarness(mugSpec(scene, potato, IDENTITY_HOOKS), {
+    bridges: configuredBridges(),
+  });
   // Warm up JIT and caches on every path before measuring.
   await rawRound(scene, commands);
   await harnessRound(full, scene, commands);

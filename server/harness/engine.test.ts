@@ -40,7 +40,7 @@ export function filterObservation(observation, state) {
 
 async function build(s: HarnessSpec) {
   const fakes = fakeBridges();
-  const harness = await createHarness(s, { resolveBridge: fakes.resolveBridge });
+  const harness = await createHarness(s, { bridges: fakes.bridges });
   return { harness, fakes };
 }
 
@@ -485,7 +485,7 @@ describe('spec <-> stack', () => {
     await harness.reset({ seed: 2 });
     await run(harness, [act('look')]);
     const snapshot = await harness.saveState();
-    const copy = await harnessFromState(snapshot, { resolveBridge: fakes.resolveBridge });
+    const copy = await harnessFromState(snapshot, { bridges: fakes.bridges });
     expect(copy.agentSteps).toBe(1);
     expect(copy.getEnvState()).toEqual(harness.getEnvState());
     expect(copy.observe()).toEqual(harness.observe());

@@ -4,7 +4,7 @@
 import type {
   Action,
   ActionableEnv,
-  Bridge,
+  BridgeResolver,
   EnvSnapshot,
   Evaluation,
   Json,
@@ -16,8 +16,6 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
-import '../bridges.ts';
-import { bridgeNames, getBridge } from '../../bridges/index.ts';
 import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
 import { BaseLayer } from './base.ts';
 import { ChainLayer } from './chain.ts';
@@ -42,8 +40,11 @@ import { StageLayer } from './stage.ts';
 import type { StepRecord } from './types.ts';
 
 export interface HarnessOptions {
-  /** Where bridges come from; the registry by default (tests pass fakes). */
-  resolveBridge?: (name: string) => Promise<Bridge | undefined>;
+  /**
+   * Where bridges come from. Required: the engine knows no registry. The server passes
+   * `configuredBridges()` (server/bridges.ts), tests their fakes.
+   */
+  bridges: BridgeResolver;
   limits?: Partial<SandboxLimits>;
 }
 
@@ -69,15 +70,15 @@ async function build(
   node: HarnessNode,
   path: string,
   ctx: StackContext,
-  resolve: (name: string) => Promise<Bridge | undefined>,
+  bridges: BridgeResolver,
   created: HarnessLayer[],
 ): Promise<HarnessLayer> {
   switch (node.type) {
     case 'base': {
-      const bridge = await resolve(node.bridge);
+      const bridge = await bridges.get(node.bridge);
       if (!bridge) {
         throw new NotFoundError(
-          `${path}: unknown bridge '${node.bridge}' (known: ${bridgeNames().join(', ') || 'none'})`,
+          `${path}: unknown bridge '${node.bridge}' (known: ${bridges.names().join(', ') || 'none'})`,
         );
       }
       const task = await bridge.getTask(node.task);
@@ -89,7 +90,7 @@ async function build(
     }
     case 'stage':
       return new StageLayer(
-        await build(node.env, `${path}.env`, ctx, resolve, created),
+        await build(node.env, `${path}.env`, ctx, bridges, created),
         path,
         ctx,
         node,
@@ -104,7 +105,7 @@ async function build(
         }
         throw e;
       }
-      const inner = await build(node.env, `${path}.env`, ctx, resolve, created);
+      const inner = await build(node.env, `${path}.env`, ctx, bridges, created);
       return new ContractLayer(inner, path, ctx, node);
     }
     case 'chain': {
@@ -124,10 +125,10 @@ async function build(
           throw e;
         }
       }
-      const legs = [await build(node.first, `${path}.first`, ctx, resolve, created)];
-      legs.push(await build(node.second, `${path}.second`, ctx, resolve, created));
+      const legs = [await build(node.first, `${path}.first`, ctx, bridges, created)];
+      legs.push(await build(node.second, `${path}.second`, ctx, bridges, created));
       if (node.remedial)
-        legs.push(await build(node.remedial, `${path}.remedial`, ctx, resolve, created));
+        legs.push(await build(node.remedial, `${path}.remedial`, ctx, bridges, created));
       return new ChainLayer(legs, path, ctx, node);
     }
   }
@@ -263,10 +264,10 @@ class HarnessImpl implements Harness {
 }
 
 /** Builds the stack; validates bridges and tasks (NotFoundError) and hook code (HarnessCodeError). */
-export async function createHarness(
-  input: HarnessSpec,
-  options: HarnessOptions = {},
-): Promise<Harness> {
+export async function createHarness(input: HarnessSpec, options: HarnessOptions): Promise<Harness> {
+  if (!options?.bridges) {
+    throw new TypeError('createHarness needs a bridge resolver: createHarness(spec, { bridges })');
+  }
   const spec = parseSpec(input);
   const ctx: StackContext = { trace: new StepTrace(), sandbox: acquireSandboxHost(options.limits) };
   // A wasm instance (and the one-off compile) only for stacks that run code.
@@ -276,7 +277,7 @@ export async function createHarness(
   if (runsCode) await ctx.sandbox.ready();
   const created: HarnessLayer[] = [];
   try {
-    const root = await build(spec.env, 'env', ctx, options.resolveBridge ?? getBridge, created);
+    const root = await build(spec.env, 'env', ctx, options.bridges, created);
     return new HarnessImpl(spec, root, ctx);
   } catch (e) {
     for (const leaf of created) await leaf.close();
@@ -288,7 +289,7 @@ export async function createHarness(
 /** Rebuilds a harness from saveState(): same spec, same reset, the agent's actions replayed. */
 export async function harnessFromState(
   snapshot: EnvSnapshot,
-  options: HarnessOptions = {},
+  options: HarnessOptions,
 ): Promise<Harness> {
   const state = snapshot.state;
   const spec =

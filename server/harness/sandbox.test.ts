@@ -12,7 +12,7 @@ const contract = (code: string): HarnessSpec => ({
 });
 
 async function harnessFor(code: string) {
-  return createHarness(contract(code), { resolveBridge: fakeBridges().resolveBridge });
+  return createHarness(contract(code), { bridges: fakeBridges().bridges });
 }
 
 async function codeError(p: Promise<unknown>): Promise<HarnessCodeError> {
