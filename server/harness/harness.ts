@@ -6,20 +6,16 @@ import type {
   ActionableEnv,
   BridgeResolver,
   EnvSnapshot,
-  Evaluation,
   Json,
-  JsonSchema,
-  Observation,
   ResetResult,
   StepResult,
-  TaskFilter,
   TaskInfo,
-  ToolSpec,
 } from '../../bridges/core/types.ts';
 import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
 import { BaseLayer } from './base.ts';
 import { ChainLayer } from './chain.ts';
 import { ContractLayer } from './contract.ts';
+import { DelegatingEnv } from './delegate.ts';
 import {
   type HarnessLayer,
   SPEC_TASK,
@@ -134,7 +130,7 @@ async function build(
   }
 }
 
-class HarnessImpl implements Harness {
+class HarnessImpl extends DelegatingEnv<HarnessLayer> implements Harness {
   private steps = 0;
   private broken: HarnessCodeError | undefined;
   private lastReset: HarnessResetOptions | undefined;
@@ -146,11 +142,10 @@ class HarnessImpl implements Harness {
     readonly spec: HarnessSpec,
     private readonly root: HarnessLayer,
     private readonly ctx: StackContext,
-  ) {}
-
-  get envType(): string {
-    return this.root.envType;
+  ) {
+    super(root);
   }
+
   get agentSteps(): number {
     return this.steps;
   }
@@ -163,11 +158,8 @@ class HarnessImpl implements Harness {
   textTool(): TextTool | undefined {
     return this.root.textTool();
   }
-  listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
-    return this.root.listTasks(filter);
-  }
 
-  async reset(o: HarnessResetOptions): Promise<ResetResult> {
+  override async reset(o: HarnessResetOptions): Promise<ResetResult> {
     if (!Number.isInteger(o.seed))
       throw new InvalidInputError(`seed must be an integer, got ${o.seed}`);
     this.broken = undefined;
@@ -188,7 +180,7 @@ class HarnessImpl implements Harness {
     };
   }
 
-  async step(action: Action): Promise<HarnessStepResult> {
+  override async step(action: Action): Promise<HarnessStepResult> {
     if (this.broken) {
       throw new HarnessCodeError(
         `this episode already ended with a hook error (${this.broken.message}); reset first`,
@@ -228,24 +220,8 @@ class HarnessImpl implements Harness {
     return { ...result, record };
   }
 
-  observe(): Observation {
-    return this.root.observe();
-  }
-  evaluate(): Promise<Evaluation> {
-    return this.root.evaluate();
-  }
-  getEnvState(): Json {
-    return this.root.getEnvState();
-  }
-  stateSchema(): JsonSchema {
-    return this.root.stateSchema();
-  }
-  tools(): ToolSpec[] {
-    return this.root.tools();
-  }
-
   /** Reset parameters + the agent's actions: rebuild with harnessFromState(). */
-  async saveState(): Promise<EnvSnapshot> {
+  override async saveState(): Promise<EnvSnapshot> {
     const reset = this.lastReset ?? { seed: 0 };
     return {
       envType: `harness:${this.root.envType}`,
@@ -255,7 +231,7 @@ class HarnessImpl implements Harness {
     };
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.root.close();

@@ -1,5 +1,7 @@
 // The harness engine's public surface (agreed in the team brief). Everything else in this folder
 // is an implementation detail.
+
+export { DelegatingEnv } from './delegate.ts';
 export {
   createHarness,
   type Harness,
