@@ -13,8 +13,8 @@ import type {
 } from '../../bridges/core/types.ts';
 import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
 import { BaseLayer } from './base.ts';
-import { ChainLayer } from './chain.ts';
-import { ContractLayer } from './contract.ts';
+import { ChainLayer, WHEN_HOOK, whenSource } from './chain.ts';
+import { CONTRACT_HOOKS, ContractLayer } from './contract.ts';
 import { DelegatingEnv } from './delegate.ts';
 import {
   type HarnessLayer,
@@ -24,13 +24,7 @@ import {
   type TextTool,
 } from './layer.ts';
 import { nodePaths, parseSpec } from './parse.ts';
-import {
-  acquireSandboxHost,
-  HOOK_NAMES,
-  releaseSandboxHost,
-  type SandboxLimits,
-  whenSource,
-} from './sandbox.ts';
+import { acquireSandboxHost, releaseSandboxHost, type SandboxLimits } from './sandbox/index.ts';
 import type { HarnessNode, HarnessSpec } from './spec.ts';
 import { StageLayer } from './stage.ts';
 import type { StepRecord } from './types.ts';
@@ -94,7 +88,7 @@ async function build(
     case 'contract': {
       // Compile now so a broken contract fails at creation, with its line, not mid-rollout.
       try {
-        ctx.sandbox.load(node.code, { names: HOOK_NAMES }).dispose();
+        ctx.sandbox.load(node.code, { hooks: CONTRACT_HOOKS }).dispose();
       } catch (e) {
         if (e instanceof HarnessCodeError) {
           throw new HarnessCodeError(`contract at ${path}: ${e.message}`, e.hook, e.line, e.column);
@@ -108,7 +102,7 @@ async function build(
       if (node.when !== undefined) {
         const { code, columnShift, lines } = whenSource(node.when);
         try {
-          ctx.sandbox.load(code, { names: ['when'], columnShift, lines }).dispose();
+          ctx.sandbox.load(code, { hooks: WHEN_HOOK, columnShift, lines }).dispose();
         } catch (e) {
           if (e instanceof HarnessCodeError) {
             throw new HarnessCodeError(

@@ -4,7 +4,7 @@
 // `env.env`, `env.first`, ...).
 import type { Action, ActionableEnv, Observation, TaskInfo } from '../../bridges/core/types.ts';
 import { DelegatingEnv } from './delegate.ts';
-import type { SandboxHost } from './sandbox.ts';
+import type { SandboxHost } from './sandbox/index.ts';
 import type { HarnessNode } from './spec.ts';
 import type { LayerChange } from './types.ts';
 

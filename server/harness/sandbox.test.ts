@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessCodeError } from '../errors.ts';
 import { compileHooks, compileWhen, createHarness, type HarnessSpec } from './index.ts';
-import { MAX_HOOK_REPLY_BYTES, prepareHookSource } from './sandbox.ts';
+import { MAX_HOOK_REPLY_BYTES, prepareHookSource } from './sandbox/index.ts';
 import { act, fakeBridges } from './testing/fake-bridges.ts';
 
 const contract = (code: string): HarnessSpec => ({
