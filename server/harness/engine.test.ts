@@ -169,6 +169,23 @@ describe('Stage', () => {
     expect(harness.agentSteps).toBe(0);
   });
 
+  it('judges a set-up step by info.invalid, not by the words of the reply', async () => {
+    // A contract under the stage makes `look` read like household's rejection, yet valid; and
+    // marks `open box` invalid although the box opened and the text is ordinary.
+    const code = `export function modifyTransition(action, result) {
+      if (action.args.command === 'look') return { ...result, observation: 'Nothing happens.' };
+      if (action.args.command === 'open box') return { ...result, info: { ...result.info, invalid: true } };
+    }`;
+    const stack = (actions: Action[]) =>
+      build(spec({ type: 'stage', actions, env: { type: 'contract', code, env: room() } }));
+    const ok = await stack([act('look')]);
+    await expect(ok.harness.reset({ seed: 0 })).resolves.toBeDefined();
+    const bad = await stack([act('open box')]);
+    const err = await bad.harness.reset({ seed: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StageSetupError);
+    expect((err as Error).message).toContain('the environment marked it invalid');
+  });
+
   it('is deterministic: the same seed gives the same staged start', async () => {
     const { harness } = await build(
       spec({ type: 'stage', actions: [act('open box')], env: room() }),

@@ -57,7 +57,7 @@ export async function tryActions(
       const r = await harness.step(a);
       out.push({
         text: r.observation.text,
-        invalid: r.record.invalid || r.observation.text.trim() === 'Nothing happens.',
+        invalid: r.record.invalid,
         ...(r.info.admissibleCommands ? { admissible: r.info.admissibleCommands } : {}),
       });
     }
