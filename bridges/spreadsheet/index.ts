@@ -1,12 +1,14 @@
 // The spreadsheet bridge (SpreadsheetBench style): instructions on real .xlsx workbooks.
 import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { SpreadsheetEnv, spreadsheetStateSchema, spreadsheetTools } from './env.ts';
+import { SpreadsheetEnv } from './env.ts';
 import { allTasks, findTask, SPLITS } from './tasks.ts';
+import { spreadsheetStateSchema, spreadsheetTools } from './tools.ts';
 
-export { SpreadsheetEnv, type SpreadsheetState, SpreadsheetStateSchema } from './env.ts';
+export { SpreadsheetEnv } from './env.ts';
 export { evaluateFormula, parseFormula } from './formula.ts';
 export { allTasks, FAMILIES, findTask } from './tasks.ts';
+export { type SpreadsheetState, SpreadsheetStateSchema } from './tools.ts';
 export { Workbook } from './workbook.ts';
 
 export const spreadsheetBridge: Bridge = {

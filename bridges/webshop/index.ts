@@ -2,11 +2,12 @@
 import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
 import { catalogue } from './catalogue.ts';
-import { ENV_TYPE, TEXT_TOOL, WebShopEnv, webshopStateSchema, webshopTools } from './env.ts';
+import { WebShopEnv } from './env.ts';
 import { allTasks, findTask, listWebshopTasks, SPLITS } from './tasks.ts';
+import { ENV_TYPE, TEXT_TOOL, webshopStateSchema, webshopTools } from './tools.ts';
 
 export { catalogue, findProduct, type Product } from './catalogue.ts';
-export { WebShopEnv, type WebshopState, WebshopStateSchema } from './env.ts';
+export { WebShopEnv } from './env.ts';
 export { parseCommand } from './observation.ts';
 export { getReward } from './reward.ts';
 export {
@@ -18,6 +19,7 @@ export {
 } from './runtime.ts';
 export { search } from './search.ts';
 export { allTasks, findTask, type Goal } from './tasks.ts';
+export { type WebshopState, WebshopStateSchema } from './tools.ts';
 
 export const webshopBridge: Bridge = {
   name: ENV_TYPE,
