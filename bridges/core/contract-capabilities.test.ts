@@ -24,71 +24,75 @@ const TASKS: TaskInfo[] = ['lamp', 'door'].map((id) => ({
 }));
 const StateSchema = z.strictObject({ task: z.string(), start: z.number().int(), on: z.boolean() });
 
+const TOOLS = [
+  {
+    name: 'say',
+    description: 'Type a command: `switch on` or `look`.',
+    parameters: zodToJsonSchema(z.strictObject({ text: z.string() })),
+  },
+];
+const parse = (id: string) => /^(\w+)(?:@start(\d+))?$/.exec(id);
+
 /** `<task>@start<N>`: a text game whose start position comes from N when pinned, else from the seed. */
-function switchBridge(fault?: Fault): Bridge {
-  const tools = [
-    {
-      name: 'say',
-      description: 'Type a command: `switch on` or `look`.',
-      parameters: zodToJsonSchema(z.strictObject({ text: z.string() })),
-    },
-  ];
-  const parse = (id: string) => /^(\w+)(?:@start(\d+))?$/.exec(id);
-  class SwitchEnv implements ActionableEnv {
-    readonly envType = 'switch';
-    s = { task: '', start: 0, on: false };
-    reset_ = { taskId: '', seed: 0 };
-    obs = { text: '' };
-    async listTasks() {
-      return TASKS;
-    }
-    async reset(o: { taskId: string; seed: number }) {
-      const m = parse(o.taskId);
-      if (!m || !TASKS.some((t) => t.id === m[1])) throw new UnknownTaskError('switch', o.taskId);
-      const pinned = m[2] !== undefined && fault !== 'pin-keeps-seed';
-      this.s = { task: m[1]!, start: pinned ? Number(m[2]) : o.seed % 4, on: false };
-      this.reset_ = { taskId: o.taskId, seed: o.seed };
-      this.obs = { text: `You stand at spot ${this.s.start}. The ${m[1]} is off.` };
-      return { observation: this.obs, info: {} };
-    }
-    async step(a: Action) {
-      const text = a.name === 'say' ? a.args.text : undefined;
-      if (text === 'switch on') {
-        this.s = { ...this.s, on: true };
-        this.obs = { text: `The ${this.s.task} is on.` };
-        return stepResult(this.obs, { reward: 1, terminated: true });
-      }
-      if (text === 'look') return stepResult(this.obs);
-      const obs = { text: `I do not understand ${JSON.stringify(text ?? a.name)}.` };
-      this.obs = obs;
-      return fault === 'text-invalid-without-flag' && typeof text === 'string'
-        ? stepResult(obs)
-        : invalidStep(obs);
-    }
-    observe() {
-      return this.obs;
-    }
-    async evaluate() {
-      return { success: this.s.on, score: this.s.on ? 1 : 0, metrics: {} };
-    }
-    getEnvState() {
-      return { ...this.s };
-    }
-    stateSchema() {
-      return zodToJsonSchema(StateSchema);
-    }
-    tools() {
-      return tools;
-    }
-    async saveState(): Promise<EnvSnapshot> {
-      return {
-        envType: 'switch',
-        reset: { ...this.reset_ },
-        state: { ...this.s, obs: this.obs.text },
-      };
-    }
-    async close() {}
+class SwitchEnv implements ActionableEnv {
+  constructor(private readonly fault?: Fault) {}
+
+  readonly envType = 'switch';
+  s = { task: '', start: 0, on: false };
+  reset_ = { taskId: '', seed: 0 };
+  obs = { text: '' };
+  async listTasks() {
+    return TASKS;
   }
+  async reset(o: { taskId: string; seed: number }) {
+    const m = parse(o.taskId);
+    if (!m || !TASKS.some((t) => t.id === m[1])) throw new UnknownTaskError('switch', o.taskId);
+    const pinned = m[2] !== undefined && this.fault !== 'pin-keeps-seed';
+    this.s = { task: m[1]!, start: pinned ? Number(m[2]) : o.seed % 4, on: false };
+    this.reset_ = { taskId: o.taskId, seed: o.seed };
+    this.obs = { text: `You stand at spot ${this.s.start}. The ${m[1]} is off.` };
+    return { observation: this.obs, info: {} };
+  }
+  async step(a: Action) {
+    const text = a.name === 'say' ? a.args.text : undefined;
+    if (text === 'switch on') {
+      this.s = { ...this.s, on: true };
+      this.obs = { text: `The ${this.s.task} is on.` };
+      return stepResult(this.obs, { reward: 1, terminated: true });
+    }
+    if (text === 'look') return stepResult(this.obs);
+    const obs = { text: `I do not understand ${JSON.stringify(text ?? a.name)}.` };
+    this.obs = obs;
+    return this.fault === 'text-invalid-without-flag' && typeof text === 'string'
+      ? stepResult(obs)
+      : invalidStep(obs);
+  }
+  observe() {
+    return this.obs;
+  }
+  async evaluate() {
+    return { success: this.s.on, score: this.s.on ? 1 : 0, metrics: {} };
+  }
+  getEnvState() {
+    return { ...this.s };
+  }
+  stateSchema() {
+    return zodToJsonSchema(StateSchema);
+  }
+  tools() {
+    return TOOLS;
+  }
+  async saveState(): Promise<EnvSnapshot> {
+    return {
+      envType: 'switch',
+      reset: { ...this.reset_ },
+      state: { ...this.s, obs: this.obs.text },
+    };
+  }
+  async close() {}
+}
+
+function switchBridge(fault?: Fault): Bridge {
   return {
     name: 'switch',
     description: 'Switch on a thing.',
@@ -100,11 +104,11 @@ function switchBridge(fault?: Fault): Bridge {
       const t = TASKS.find((x) => x.id === m?.[1]);
       return t ? { ...t, id } : undefined;
     },
-    tools: () => tools,
+    tools: () => TOOLS,
     stateSchema: () => zodToJsonSchema(StateSchema),
-    create: async () => new SwitchEnv(),
+    create: async () => new SwitchEnv(fault),
     async fromState(snapshot) {
-      const env = new SwitchEnv();
+      const env = new SwitchEnv(fault);
       await env.reset(snapshot.reset);
       const s = snapshot.state as { task: string; start: number; on: boolean; obs: string };
       env.s = { task: s.task, start: s.start, on: s.on };
