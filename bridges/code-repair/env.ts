@@ -353,13 +353,10 @@ export class CodeRepairEnv implements ActionableEnv {
     this.lastObservation = {
       text: `Submitted your fix (${view.filesChanged.length} file${view.filesChanged.length === 1 ? '' : 's'} changed: ${view.filesChanged.join(', ') || 'none'}). The hidden tests decide the outcome.`,
     };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: evaluation.success ? 1 : 0,
       terminated: true,
-      truncated: false,
-      info: {},
-    };
+    });
   }
 
   observe(): Observation {

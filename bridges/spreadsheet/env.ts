@@ -353,13 +353,10 @@ export class SpreadsheetEnv implements ActionableEnv {
     this.view = { ...this.view!, submitted: true };
     const evaluation = await this.evaluate();
     this.lastObservation = { text: `Submitted the workbook (${this.view.writes} cells written).` };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: evaluation.success ? 1 : 0,
       terminated: true,
-      truncated: false,
-      info: {},
-    };
+    });
   }
 
   observe(): Observation {

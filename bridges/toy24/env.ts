@@ -1,7 +1,7 @@
 // The 24 game as an ActionableEnv: combine two numbers of the current list into one until one
 // number remains; success iff it is exactly 24 (exact rationals, so 8 / (3 - 8/3) counts).
 import { z } from 'zod';
-import { filterTasks, invalidStep } from '../core/helpers.ts';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -228,13 +228,11 @@ export class Toy24Env implements ActionableEnv {
       text: `${move} Numbers: ${listText(numbers)}.${ending}`,
       data: { numbers },
     };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: solved ? 1 : 0,
       terminated: done,
-      truncated: false,
       info: this.info(),
-    };
+    });
   }
 
   observe(): Observation {

@@ -1,7 +1,7 @@
 // The webshop environment: one episode = one browser context on the shop, driven with WebShop's
 // actions `search[query]` and `click[element]`. State is read back from the page's URL after every
 // navigation; the verifier scores the purchased product against the goal with WebShop's reward.
-import { invalidStep } from '../core/helpers.ts';
+import { invalidStep, stepResult } from '../core/helpers.ts';
 import {
   type Action,
   type ActionableEnv,
@@ -190,13 +190,11 @@ export class WebShopEnv implements ActionableEnv {
     });
     this.lastObservation = this.observation();
     const reward = this.view.done ? (await this.evaluate()).score : 0;
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward,
       terminated: this.view.done,
-      truncated: false,
       info: this.info(),
-    };
+    });
   }
 
   observe(): Observation {
