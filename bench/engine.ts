@@ -9,8 +9,10 @@ import {
   householdBridge,
   oraclePlan,
 } from '../bridges/household/index.ts';
+import { configuredBridges } from '../server/bridges.ts';
+import { CONTRACT_HOOKS } from '../server/harness/contract.ts';
 import { createHarness, type Harness } from '../server/harness/index.ts';
-import { HOOK_NAMES, SandboxHost } from '../server/harness/sandbox.ts';
+import { SandboxHost } from '../server/harness/sandbox/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
 import {
   act,
@@ -138,14 +140,16 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
   t = performance.now();
   // A different comment each time defeats the reuse of loaded code.
   for (let i = 0; i < cold; i++)
-    host.load(`${MUG_CONTRACT}\n// ${i}`, { names: HOOK_NAMES }).destroy();
+    host.load(`${MUG_CONTRACT}\n// ${i}`, { hooks: CONTRACT_HOOKS }).destroy();
   const coldLoadMs = (performance.now() - t) / cold;
-  for (let i = 0; i < 20; i++) host.load(MUG_CONTRACT, { names: HOOK_NAMES }).dispose();
+  for (let i = 0; i < 20; i++) host.load(MUG_CONTRACT, { hooks: CONTRACT_HOOKS }).dispose();
   const n = 500;
   t = performance.now();
-  for (let i = 0; i < n; i++) host.load(MUG_CONTRACT, { names: HOOK_NAMES, seed: i }).dispose();
+  for (let i = 0; i < n; i++) host.load(MUG_CONTRACT, { hooks: CONTRACT_HOOKS, seed: i }).dispose();
   const episodeMs = (performance.now() - t) / n;
-  const set = host.load('function filterAction(action) { return action; }', { names: HOOK_NAMES });
+  const set = host.load('function filterAction(action) { return action; }', {
+    hooks: CONTRACT_HOOKS,
+  });
   const action = act('look') as unknown as Json;
   for (let i = 0; i < 500; i++) set.call('filterAction', [action]);
   const calls = 5000;
@@ -159,7 +163,7 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
 
   // What a rollout worker pays per episode: it builds a harness for every episode.
   const episode = async (spec: HarnessSpec) => {
-    const h = await createHarness(spec);
+    const h = await createHarness(spec, { bridges: configuredBridges() });
     await h.reset({ seed: scene.seed });
     await h.close();
   };
@@ -187,10 +191,14 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const scene = await findMugScene();
   const potato = await potatoTaskId();
   const commands = await agentCommands(scene);
-  const full = await createHarness(mugSpec(scene, potato));
-  const bare = await createHarness(withoutContract(mugSpec(scene, potato)));
+  const full = await createHarness(mugSpec(scene, potato), { bridges: configuredBridges() });
+  const bare = await createHarness(withoutContract(mugSpec(scene, potato)), {
+    bridges: configuredBridges(),
+  });
   // The same stack with three identity hooks: what the engine itself costs per step.
-  const identity = await createHarness(mugSpec(scene, potato, IDENTITY_HOOKS));
+  const identity = await createHarness(mugSpec(scene, potato, IDENTITY_HOOKS), {
+    bridges: configuredBridges(),
+  });
   // Warm up JIT and caches on every path before measuring.
   await rawRound(scene, commands);
   await harnessRound(full, scene, commands);

@@ -7,7 +7,7 @@ import { openDb } from '../server/db/index.ts';
 import { generateCorpus } from '../server/hardening/hook-corpus.ts';
 import { runHook } from '../server/hardening/hook-runner.ts';
 import { liveViewersScenario, trajectoryPagingScenario } from '../server/hardening/load.ts';
-import { SandboxHost } from '../server/harness/sandbox.ts';
+import { SandboxHost } from '../server/harness/sandbox/index.ts';
 import { counterEngine } from '../server/rollouts/testing.ts';
 import { testServices } from '../server/testing/services.ts';
 import type { BenchRow } from './row.ts';

@@ -1,5 +1,5 @@
 // The bridge registry: every benchmark bridge the product knows, by name.
-import type { Bridge } from './core/types.ts';
+import type { Bridge, BridgeResolver } from './core/types.ts';
 
 /** Loads a bridge (lazily: heavy bridges import their code, remote ones read the server's schema). */
 export type BridgeLoader = () => Promise<Bridge>;
@@ -22,6 +22,9 @@ export async function getBridge(name: string): Promise<Bridge | undefined> {
   const load = registry.get(name);
   return load ? load() : undefined;
 }
+
+/** The registry as a resolver (server/bridges.ts hands it, configured, to the harness engine). */
+export const registryBridges: BridgeResolver = { get: getBridge, names: bridgeNames };
 
 /** Every bridge that loads; one that cannot (a remote server down) is left out, not fatal. */
 export async function listBridges(): Promise<Bridge[]> {

@@ -1,7 +1,9 @@
 // Attaches the configured environment servers (REMOTE_ENVS) to the bridge registry. Bridges never
-// read configuration, so every entry point that resolves bridges imports this module once: the
-// engine (and with it every rollout worker thread), the API and the CLI.
-import { configureBridges, type RemoteBridgeConfig } from '../bridges/index.ts';
+// read configuration, so every entry point that resolves bridges imports this module once: the API,
+// the CLI and the rollout workers. The harness engine imports no registry: callers hand it
+// `configuredBridges()`.
+import type { BridgeResolver } from '../bridges/core/types.ts';
+import { configureBridges, type RemoteBridgeConfig, registryBridges } from '../bridges/index.ts';
 import { config } from './config.ts';
 
 export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig[] {
@@ -13,3 +15,8 @@ export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig
 }
 
 configureBridges({ remotes: remotesFromConfig(config().REMOTE_ENVS) });
+
+/** The bridge registry with the configured environment servers: what the engine resolves through. */
+export function configuredBridges(): BridgeResolver {
+  return registryBridges;
+}

@@ -3,11 +3,10 @@
 // and submits. The verifier runs the hidden FAIL_TO_PASS + PASS_TO_PASS tests on the checkout's
 // src/ in a child process with time and memory limits. Paths in observations are relative, so
 // episodes are deterministic whatever the temp directory.
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
-import { z } from 'zod';
-import { zodToJsonSchema } from '../core/schema.ts';
+import type { z } from 'zod';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import {
   type Action,
   type ActionableEnv,
@@ -28,162 +27,36 @@ import {
 } from '../core/types.ts';
 import { makeCheckoutDir, removeCheckoutDir } from './cleanup.ts';
 import { applyMutation } from './mutate.ts';
-import { checkoutFiles, hiddenTestFiles, PACKAGES_DIR, readPackageFile } from './packages.ts';
-import { type RunReport, runNodeTests } from './runner.ts';
+import { checkoutFiles, readPackageFile } from './packages.ts';
+import { runNodeTests } from './runner.ts';
 import { allTaskInfos, type CodeRepairTask, findTask } from './tasks.ts';
+import {
+  type CodeRepairState,
+  codeRepairStateSchema,
+  codeRepairTools,
+  type EditArgs,
+  LIMITS,
+  type ListFilesArgs,
+  MAX_MATCHES,
+  MAX_READ_LINES,
+  MAX_RUNS_IN_VIEW,
+  type ReadFileArgs,
+  type RunTestsArgs,
+  type SearchArgs,
+  SnapshotStateZ,
+  TOOL_ARGS,
+  type ToolName,
+} from './tools.ts';
+import { cachedRun, hashFiles, verdict } from './verdict.ts';
+
+/** The limits object is shared (and tests lower the test-run limit through this module). */
+export { LIMITS } from './tools.ts';
 
 export const ENV_TYPE = 'code-repair';
-const MAX_READ_LINES = 400;
-const MAX_MATCHES = 50;
-const MAX_RUNS_IN_VIEW = 20;
-export const LIMITS = { testTimeoutMs: 15_000, verifyTimeoutMs: 30_000, memoryMb: 256 };
-
-const RelPath = z.string().min(1).max(300).describe('a path relative to the repository root');
-export const ListFilesArgs = z.strictObject({
-  path: RelPath.optional().describe('a folder to list (default: the whole repository)'),
-});
-export const ReadFileArgs = z.strictObject({
-  path: RelPath,
-  start: z.number().int().min(1).optional().describe('first line (1-based, default 1)'),
-  end: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`last line (default start + ${MAX_READ_LINES - 1})`),
-});
-export const SearchArgs = z.strictObject({
-  pattern: z.string().min(1).max(200).describe('a JavaScript regular expression, matched per line'),
-  path: RelPath.optional().describe('a file or folder to search (default: everything)'),
-});
-export const EditArgs = z.strictObject({
-  path: RelPath,
-  old: z
-    .string()
-    .min(1)
-    .describe('exact text to replace; must occur exactly once unless replace_all'),
-  new: z.string().describe('replacement text'),
-  replace_all: z.boolean().optional().describe('replace every occurrence (default false)'),
-});
-export const RunTestsArgs = z.strictObject({
-  file: RelPath.optional().describe('one test file, e.g. test/csv.test.js (default: all of test/)'),
-  name: z.string().min(1).max(200).optional().describe('only tests whose name contains this text'),
-});
-export const SubmitArgs = z.strictObject({});
-
-const TOOL_ARGS = {
-  list_files: ListFilesArgs,
-  read_file: ReadFileArgs,
-  search: SearchArgs,
-  edit: EditArgs,
-  run_tests: RunTestsArgs,
-  submit: SubmitArgs,
-} as const;
-type ToolName = keyof typeof TOOL_ARGS;
-
-export const codeRepairTools: ToolSpec[] = [
-  ['list_files', 'List the files of the repository (or of one folder), one path per line.'],
-  ['read_file', 'Show a file with line numbers, optionally only lines start..end.'],
-  ['search', 'Search files for a regular expression; prints path:line: text for each match.'],
-  [
-    'edit',
-    'Replace the exact text `old` with `new` in a file. Fails when `old` is absent, or occurs more than once without replace_all.',
-  ],
-  [
-    'run_tests',
-    'Run the visible tests (test/), optionally one file or tests whose name contains a text; prints the failures.',
-  ],
-  [
-    'submit',
-    'Submit the current code as your fix. Ends the episode; hidden tests decide the outcome.',
-  ],
-].map(([name, description]) => ({
-  name: name!,
-  description: description!,
-  parameters: zodToJsonSchema(TOOL_ARGS[name as ToolName]),
-}));
-
-const TestRunZ = z.strictObject({
-  file: z.string().nullable(),
-  name: z.string().nullable(),
-  afterEdits: z.number().int().min(0).describe('edits made before this run'),
-  ran: z.array(z.string()).describe('test ids run (file::name)'),
-  passed: z.number().int().min(0),
-  failed: z.number().int().min(0),
-  failing: z.array(z.string()),
-  timedOut: z.boolean(),
-});
-
-export const CodeRepairStateSchema = z.strictObject({
-  task: z.string(),
-  package: z.string(),
-  failingTests: z
-    .array(z.string())
-    .describe(
-      'visible tests that fail on the buggy checkout (empty when only hidden tests catch it)',
-    ),
-  filesChanged: z
-    .array(z.string())
-    .describe('files whose content differs from the initial checkout'),
-  edits: z.number().int().min(0),
-  testRuns: z.array(TestRunZ).describe(`the last ${MAX_RUNS_IN_VIEW} test runs, oldest first`),
-  testRunCount: z.number().int().min(0),
-  submitted: z.boolean(),
-  invalidActions: z.number().int().min(0),
-});
-export type CodeRepairState = z.infer<typeof CodeRepairStateSchema>;
-export const codeRepairStateSchema: JsonSchema = zodToJsonSchema(CodeRepairStateSchema);
-
-const SnapshotStateZ = z.strictObject({
-  view: CodeRepairStateSchema,
-  observation: z.string(),
-  files: z.record(z.string(), z.string()),
-  evaluation: z
-    .strictObject({
-      success: z.boolean(),
-      score: z.number(),
-      metrics: z.record(z.string(), z.number()),
-    })
-    .nullable(),
-});
-
-// Test runs and verdicts are pure functions of the files: cache them by content so replays,
-// determinism checks and repeated evaluate() calls do not spawn node again.
-const runCache = new Map<string, { report: RunReport }>();
-const verdictCache = new Map<string, VerdictCounts>();
-function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
-  return value;
-}
-
-interface VerdictCounts {
-  f2pPassed: number;
-  p2pPassed: number;
-  timedOut: boolean;
-}
-
-function hashFiles(files: Record<string, string>): string {
-  const hash = createHash('sha256');
-  for (const key of Object.keys(files).sort())
-    hash.update(key).update('\0').update(files[key]!).update('\0');
-  return hash.digest('hex');
-}
 
 function oneLine(text: string, max = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.toLowerCase().includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }
 
 class InvalidAction extends Error {}
@@ -428,17 +301,15 @@ export class CodeRepairEnv implements ActionableEnv {
     }
     const pattern = args.name?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const key = `${hashFiles(this.currentFiles())}|${files.join(',')}|${pattern ?? ''}`;
-    const report =
-      runCache.get(key)?.report ??
-      remember(runCache, key, {
-        report: await runNodeTests({
-          cwd: this.dir!,
-          files,
-          timeoutMs: LIMITS.testTimeoutMs,
-          memoryMb: LIMITS.memoryMb,
-          ...(pattern ? { namePattern: pattern } : {}),
-        }),
-      }).report;
+    const report = await cachedRun(key, () =>
+      runNodeTests({
+        cwd: this.dir!,
+        files,
+        timeoutMs: LIMITS.testTimeoutMs,
+        memoryMb: LIMITS.memoryMb,
+        ...(pattern ? { namePattern: pattern } : {}),
+      }),
+    );
     const failing = report.outcomes.filter((o) => o.status === 'fail');
     const passed = report.outcomes.length - failing.length;
     const view = this.view!;
@@ -482,13 +353,10 @@ export class CodeRepairEnv implements ActionableEnv {
     this.lastObservation = {
       text: `Submitted your fix (${view.filesChanged.length} file${view.filesChanged.length === 1 ? '' : 's'} changed: ${view.filesChanged.join(', ') || 'none'}). The hidden tests decide the outcome.`,
     };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: evaluation.success ? 1 : 0,
       terminated: true,
-      truncated: false,
-      info: {},
-    };
+    });
   }
 
   observe(): Observation {
@@ -595,65 +463,13 @@ export class CodeRepairEnv implements ActionableEnv {
 
   private ok(text: string): StepResult {
     this.lastObservation = { text };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated: false,
-      truncated: false,
-      info: {},
-    };
+    return stepResult(this.lastObservation);
   }
 
   private invalid(message: string, terminated = false): StepResult {
     if (this.view && !this.view.submitted)
       this.view = { ...this.view, invalidActions: this.view.invalidActions + 1 };
     this.lastObservation = { text: message };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: { invalid: true },
-    };
-  }
-}
-
-/** Runs (or recalls) the hidden verdict for a src/ state of a task. */
-async function verdict(
-  task: CodeRepairTask,
-  src: Record<string, string>,
-  initial: Record<string, string>,
-): Promise<VerdictCounts> {
-  const unchanged = Object.keys(src).every((f) => src[f] === initial[f]);
-  // The buggy checkout's verdict is known from generation: no process needed.
-  if (unchanged) return { f2pPassed: 0, p2pPassed: task.PASS_TO_PASS.length, timedOut: false };
-  const key = `${task.id}|${hashFiles(src)}`;
-  const cached = verdictCache.get(key);
-  if (cached) return cached;
-  const dir = await makeCheckoutDir();
-  try {
-    // Pristine package (visible + hidden tests), then the agent's src/ on top.
-    cpSync(join(PACKAGES_DIR, task.package), dir, { recursive: true });
-    for (const [file, text] of Object.entries(src)) {
-      mkdirSync(dirname(join(dir, file)), { recursive: true });
-      writeFileSync(join(dir, file), text);
-    }
-    const files = [
-      ...new Set([...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].map((id) => id.split('::')[0]!)),
-    ].filter((f) => f.startsWith('test/') || hiddenTestFiles(task.package).includes(f));
-    const report = await runNodeTests({
-      cwd: dir,
-      files,
-      timeoutMs: LIMITS.verifyTimeoutMs,
-      memoryMb: LIMITS.memoryMb,
-    });
-    const passed = new Set(report.outcomes.filter((o) => o.status === 'pass').map((o) => o.id));
-    return remember(verdictCache, key, {
-      f2pPassed: task.FAIL_TO_PASS.filter((id) => passed.has(id)).length,
-      p2pPassed: task.PASS_TO_PASS.filter((id) => passed.has(id)).length,
-      timedOut: report.timedOut || report.overflow,
-    });
-  } finally {
-    removeCheckoutDir(dir);
+    return invalidStep(this.lastObservation, { terminated });
   }
 }

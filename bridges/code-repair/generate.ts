@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '../core/contract-suite.ts';
+import { fnv1a as fnv, mulberry32 as seededRandom } from '../core/rng.ts';
 import { applyMutation, type Mutation, mutationsOf, OPERATORS } from './mutate.ts';
 import {
   hiddenTestFiles,
@@ -21,15 +21,6 @@ import type { CodeRepairTask } from './tasks.ts';
 /** Mutants tried per package (runs cost ~0.3 s each) and tasks kept per package. */
 const MAX_TRIED = 70;
 const MAX_KEPT = 30;
-
-function fnv(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 /** Round-robin over operators, each operator's mutants in a seeded order: a varied sample. */
 function sampleOrder(mutations: Mutation[], seed: number): Mutation[] {

@@ -1,12 +1,15 @@
 // The code-repair bridge (SWE-bench style): small real JavaScript packages with injected bugs.
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { CodeRepairEnv, codeRepairStateSchema, codeRepairTools, filterTasks } from './env.ts';
+import { CodeRepairEnv } from './env.ts';
 import { allTaskInfos, SPLITS } from './tasks.ts';
+import { codeRepairStateSchema, codeRepairTools } from './tools.ts';
 
 export { liveResources, sweepStale } from './cleanup.ts';
-export { CodeRepairEnv, type CodeRepairState, CodeRepairStateSchema, LIMITS } from './env.ts';
+export { CodeRepairEnv } from './env.ts';
 export { applyMutation, mutationsOf, OPERATORS } from './mutate.ts';
 export { allTasks, type CodeRepairTask, findTask } from './tasks.ts';
+export { type CodeRepairState, CodeRepairStateSchema, LIMITS } from './tools.ts';
 
 export const codeRepairBridge: Bridge = {
   name: 'code-repair',
@@ -26,14 +29,5 @@ export const codeRepairBridge: Bridge = {
   async create() {
     return new CodeRepairEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new CodeRepairEnv();
-    try {
-      await env.restore(snapshot);
-    } catch (error) {
-      await env.close();
-      throw error;
-    }
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new CodeRepairEnv(), snapshot),
 };

@@ -53,6 +53,37 @@ export function testId(file: string, name: string): string {
   return `${file}::${name}`;
 }
 
+/** The top-level test outcomes in the reporter's JSON lines (paths relative to `cwd`). */
+function parseReport(stdout: string, cwd: string): TestOutcome[] {
+  const outcomes: TestOutcome[] = [];
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!ReporterLine(parsed) || parsed.nesting !== 0) continue;
+    let file = parsed.file ?? '';
+    let name = parsed.name;
+    const load = /^cannot load (.+)$/.exec(name);
+    if (load) {
+      file = load[1]!;
+      name = '(load)';
+    }
+    if (isAbsolute(file)) file = relative(cwd, file);
+    outcomes.push({
+      id: testId(file, name),
+      file,
+      name,
+      status: parsed.status,
+      ...(parsed.message ? { message: parsed.message } : {}),
+    });
+  }
+  return outcomes;
+}
+
 export function runNodeTests(o: RunOptions): Promise<RunReport> {
   const args = [
     `--max-old-space-size=${o.memoryMb ?? 256}`,
@@ -109,32 +140,7 @@ export function runNodeTests(o: RunOptions): Promise<RunReport> {
       clearTimeout(timer);
       // The group may hold grandchildren the tests started: end them with the run.
       releaseGroup(pid, true);
-      const outcomes: TestOutcome[] = [];
-      for (const line of stdout.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (!ReporterLine(parsed) || parsed.nesting !== 0) continue;
-        let file = parsed.file ?? '';
-        let name = parsed.name;
-        const load = /^cannot load (.+)$/.exec(name);
-        if (load) {
-          file = load[1]!;
-          name = '(load)';
-        }
-        if (isAbsolute(file)) file = relative(o.cwd, file);
-        outcomes.push({
-          id: testId(file, name),
-          file,
-          name,
-          status: parsed.status,
-          ...(parsed.message ? { message: parsed.message } : {}),
-        });
-      }
+      const outcomes = parseReport(stdout, o.cwd);
       resolve({ outcomes, timedOut, overflow, exitCode, stderr });
     });
   });

@@ -70,107 +70,135 @@ function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
  * are ignored, as JSON Schema prescribes.
  */
 export function validateJsonSchema(schema: JsonSchema, value: Json): string[] {
-  const errors: string[] = [];
-  const check = (node: JsonSchema | boolean, v: Json, path: string, depth: number): void => {
+  const run = new SchemaCheck(schema);
+  run.check(schema, value, '$', 0);
+  return run.errors;
+}
+
+/** The sub-schemas under an array keyword (allOf, anyOf, oneOf, prefixItems). */
+function subSchemas(node: JsonSchema, key: string): (JsonSchema | boolean)[] {
+  return Array.isArray(node[key])
+    ? (node[key] as Json[]).filter(
+        (s): s is JsonSchema | boolean => isObject(s) || typeof s === 'boolean',
+      )
+    : [];
+}
+
+/** One validation run: the keyword groups in a fixed order, violations collected in `errors`. */
+class SchemaCheck {
+  readonly errors: string[] = [];
+
+  constructor(private readonly root: JsonSchema) {}
+
+  check(node: JsonSchema | boolean, v: Json, path: string, depth: number): void {
     if (depth > 64) {
-      errors.push(`${path}: schema nesting too deep`);
+      this.errors.push(`${path}: schema nesting too deep`);
       return;
     }
     if (node === true) return;
     if (node === false) {
-      errors.push(`${path}: no value is allowed here`);
+      this.errors.push(`${path}: no value is allowed here`);
       return;
     }
     if (typeof node.$ref === 'string') {
-      const target = resolveRef(schema, node.$ref);
-      if (!target) errors.push(`${path}: unresolvable $ref ${node.$ref}`);
-      else check(target, v, path, depth + 1);
+      const target = resolveRef(this.root, node.$ref);
+      if (!target) this.errors.push(`${path}: unresolvable $ref ${node.$ref}`);
+      else this.check(target, v, path, depth + 1);
     }
-    const type = node.type;
-    if (typeof type === 'string' && !matchesType(v, type)) {
-      errors.push(`${path}: expected ${type}, got ${typeOf(v)}`);
-      return;
-    }
-    if (Array.isArray(type) && !type.some((t) => typeof t === 'string' && matchesType(v, t))) {
-      errors.push(`${path}: expected ${type.join('|')}, got ${typeOf(v)}`);
-      return;
-    }
+    if (!this.typeMatches(node, v, path)) return;
     if ('const' in node && canonical(node.const as Json) !== canonical(v)) {
-      errors.push(`${path}: expected ${JSON.stringify(node.const)}`);
+      this.errors.push(`${path}: expected ${JSON.stringify(node.const)}`);
     }
     if (Array.isArray(node.enum) && !node.enum.some((e) => canonical(e) === canonical(v))) {
-      errors.push(`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(node.enum)}`);
+      this.errors.push(`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(node.enum)}`);
     }
-    const sub = (key: string): (JsonSchema | boolean)[] =>
-      Array.isArray(node[key])
-        ? (node[key] as Json[]).filter(
-            (s): s is JsonSchema | boolean => isObject(s) || typeof s === 'boolean',
-          )
-        : [];
+    this.combinators(node, v, path, depth);
+    if (typeof v === 'number') this.number(node, v, path);
+    if (typeof v === 'string') this.string(node, v, path);
+    if (Array.isArray(v)) this.array(node, v, path, depth);
+    if (isObject(v)) this.object(node, v, path, depth);
+  }
+
+  private typeMatches(node: JsonSchema, v: Json, path: string): boolean {
+    const type = node.type;
+    if (typeof type === 'string' && !matchesType(v, type)) {
+      this.errors.push(`${path}: expected ${type}, got ${typeOf(v)}`);
+      return false;
+    }
+    if (Array.isArray(type) && !type.some((t) => typeof t === 'string' && matchesType(v, t))) {
+      this.errors.push(`${path}: expected ${type.join('|')}, got ${typeOf(v)}`);
+      return false;
+    }
+    return true;
+  }
+
+  private combinators(node: JsonSchema, v: Json, path: string, depth: number): void {
     const passes = (s: JsonSchema | boolean): boolean =>
-      validateJsonSchemaNode(schema, s, v).length === 0;
-    for (const s of sub('allOf')) check(s, v, path, depth + 1);
-    const anyOf = sub('anyOf');
-    if (anyOf.length > 0 && !anyOf.some(passes)) errors.push(`${path}: matches none of anyOf`);
-    const oneOf = sub('oneOf');
+      validateJsonSchemaNode(this.root, s, v).length === 0;
+    for (const s of subSchemas(node, 'allOf')) this.check(s, v, path, depth + 1);
+    const anyOf = subSchemas(node, 'anyOf');
+    if (anyOf.length > 0 && !anyOf.some(passes)) this.errors.push(`${path}: matches none of anyOf`);
+    const oneOf = subSchemas(node, 'oneOf');
     if (oneOf.length > 0 && oneOf.filter(passes).length !== 1) {
-      errors.push(`${path}: must match exactly one of oneOf`);
+      this.errors.push(`${path}: must match exactly one of oneOf`);
     }
-    if (typeof v === 'number') {
-      if (typeof node.minimum === 'number' && v < node.minimum)
-        errors.push(`${path}: below minimum ${node.minimum}`);
-      if (typeof node.maximum === 'number' && v > node.maximum)
-        errors.push(`${path}: above maximum ${node.maximum}`);
-      if (typeof node.exclusiveMinimum === 'number' && v <= node.exclusiveMinimum) {
-        errors.push(`${path}: not above ${node.exclusiveMinimum}`);
-      }
-      if (typeof node.exclusiveMaximum === 'number' && v >= node.exclusiveMaximum) {
-        errors.push(`${path}: not below ${node.exclusiveMaximum}`);
-      }
+  }
+
+  private number(node: JsonSchema, v: number, path: string): void {
+    if (typeof node.minimum === 'number' && v < node.minimum)
+      this.errors.push(`${path}: below minimum ${node.minimum}`);
+    if (typeof node.maximum === 'number' && v > node.maximum)
+      this.errors.push(`${path}: above maximum ${node.maximum}`);
+    if (typeof node.exclusiveMinimum === 'number' && v <= node.exclusiveMinimum) {
+      this.errors.push(`${path}: not above ${node.exclusiveMinimum}`);
     }
-    if (typeof v === 'string') {
-      if (typeof node.minLength === 'number' && v.length < node.minLength)
-        errors.push(`${path}: shorter than ${node.minLength}`);
-      if (typeof node.maxLength === 'number' && v.length > node.maxLength)
-        errors.push(`${path}: longer than ${node.maxLength}`);
-      if (typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test(v)) {
-        errors.push(`${path}: does not match /${node.pattern}/`);
-      }
+    if (typeof node.exclusiveMaximum === 'number' && v >= node.exclusiveMaximum) {
+      this.errors.push(`${path}: not below ${node.exclusiveMaximum}`);
     }
-    if (Array.isArray(v)) {
-      if (typeof node.minItems === 'number' && v.length < node.minItems)
-        errors.push(`${path}: fewer than ${node.minItems} items`);
-      if (typeof node.maxItems === 'number' && v.length > node.maxItems)
-        errors.push(`${path}: more than ${node.maxItems} items`);
-      const prefix = sub('prefixItems');
-      v.forEach((item, i) => {
-        const itemSchema = i < prefix.length ? prefix[i] : node.items;
-        if (isObject(itemSchema) || typeof itemSchema === 'boolean')
-          check(itemSchema, item, `${path}[${i}]`, depth + 1);
-      });
+  }
+
+  private string(node: JsonSchema, v: string, path: string): void {
+    if (typeof node.minLength === 'number' && v.length < node.minLength)
+      this.errors.push(`${path}: shorter than ${node.minLength}`);
+    if (typeof node.maxLength === 'number' && v.length > node.maxLength)
+      this.errors.push(`${path}: longer than ${node.maxLength}`);
+    if (typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test(v)) {
+      this.errors.push(`${path}: does not match /${node.pattern}/`);
     }
-    if (isObject(v)) {
-      const props = isObject(node.properties) ? node.properties : {};
-      if (Array.isArray(node.required)) {
-        for (const key of node.required) {
-          if (typeof key === 'string' && !(key in v))
-            errors.push(`${path}: missing required property '${key}'`);
-        }
-      }
-      for (const [key, item] of Object.entries(v)) {
-        const propSchema = props[key];
-        if (isObject(propSchema) || typeof propSchema === 'boolean') {
-          check(propSchema, item, `${path}.${key}`, depth + 1);
-        } else if (node.additionalProperties === false) {
-          errors.push(`${path}: unexpected property '${key}'`);
-        } else if (isObject(node.additionalProperties)) {
-          check(node.additionalProperties, item, `${path}.${key}`, depth + 1);
-        }
+  }
+
+  private array(node: JsonSchema, v: Json[], path: string, depth: number): void {
+    if (typeof node.minItems === 'number' && v.length < node.minItems)
+      this.errors.push(`${path}: fewer than ${node.minItems} items`);
+    if (typeof node.maxItems === 'number' && v.length > node.maxItems)
+      this.errors.push(`${path}: more than ${node.maxItems} items`);
+    const prefix = subSchemas(node, 'prefixItems');
+    v.forEach((item, i) => {
+      const itemSchema = i < prefix.length ? prefix[i] : node.items;
+      if (isObject(itemSchema) || typeof itemSchema === 'boolean')
+        this.check(itemSchema, item, `${path}[${i}]`, depth + 1);
+    });
+  }
+
+  private object(node: JsonSchema, v: JsonObject, path: string, depth: number): void {
+    const props = isObject(node.properties) ? node.properties : {};
+    if (Array.isArray(node.required)) {
+      for (const key of node.required) {
+        if (typeof key === 'string' && !(key in v))
+          this.errors.push(`${path}: missing required property '${key}'`);
       }
     }
-  };
-  check(schema, value, '$', 0);
-  return errors;
+    for (const [key, item] of Object.entries(v)) {
+      const propSchema = props[key];
+      if (isObject(propSchema) || typeof propSchema === 'boolean') {
+        this.check(propSchema, item, `${path}.${key}`, depth + 1);
+      } else if (node.additionalProperties === false) {
+        this.errors.push(`${path}: unexpected property '${key}'`);
+      } else if (isObject(node.additionalProperties)) {
+        this.check(node.additionalProperties, item, `${path}.${key}`, depth + 1);
+      }
+    }
+  }
 }
 
 // Sub-schema checks (anyOf/oneOf) must resolve $ref against the root, not against the sub-schema.

@@ -122,6 +122,35 @@ export interface Bridge {
   create(): Promise<ActionableEnv>;
   /** Rebuild an environment from saveState(); it continues exactly where the snapshot was taken. */
   fromState(snapshot: EnvSnapshot): Promise<ActionableEnv>;
+
+  // Capabilities: optional; generic code (engine, EnvRigger, skills, studio) asks the bridge through
+  // these instead of knowing a benchmark's id conventions. Call them through the defaults in
+  // capabilities.ts (`pinTask(bridge, …)`, `displayTaskId(bridge, …)`).
+
+  /**
+   * Pins a task to one start state: returns a task id whose reset gives the same start state under
+   * every episode seed (`variant` picks which one; household: `<id>@scene<variant>`, the scene
+   * seed), so a Stage written against that state replays under every seed. An id that is already
+   * pinned comes back unchanged. A bridge without it: tasks are used as they are (for toy24, say,
+   * a task is one start state anyway).
+   */
+  pinTask?(taskId: string, variant: number): string;
+  /**
+   * A task id as people read it: a pinned (or otherwise decorated) id shown as the benchmark task
+   * it came from (household: without `@scene<N>`). A bridge without it: the id itself.
+   */
+  displayTaskId?(taskId: string): string;
+}
+
+/**
+ * Where bridges come from, by name. The harness engine receives one (it imports no registry): the
+ * server passes the configured registry (server/bridges.ts `configuredBridges()`), tests pass
+ * fakes (`resolverOf([...])` in capabilities.ts).
+ */
+export interface BridgeResolver {
+  get(name: string): Promise<Bridge | undefined>;
+  /** The names it knows, for "unknown bridge" messages. */
+  names(): string[];
 }
 
 export { EnvClosedError, EnvInfraError, UnknownTaskError } from './errors.ts';

@@ -73,6 +73,18 @@ export function resolveTaskId(
   };
 }
 
+const SCENE_SUFFIX = /@scene\d+(?=@|$)/;
+
+/** The `pinTask` capability: `<id>@scene<scene>`, or the id itself when it already pins a scene. */
+export function pinScene(taskId: string, scene: number): string {
+  return SCENE_SUFFIX.test(taskId) ? taskId : `${taskId}@scene${scene}`;
+}
+
+/** The `displayTaskId` capability: the id without its `@scene<N>` pin. */
+export function withoutScene(taskId: string): string {
+  return taskId.replace(SCENE_SUFFIX, '');
+}
+
 export function taskInfo(t: HouseholdTask): TaskInfo {
   return {
     id: t.id,

@@ -1,4 +1,5 @@
 // The `household` bridge: an ALFWorld-style text household (our simulator, ALFWorld's interface).
+import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot } from '../core/types.ts';
 import {
   ENV_TYPE,
@@ -6,9 +7,11 @@ import {
   HouseholdEnv,
   householdStateSchema,
   listHouseholdTasks,
+  pinScene,
   resolveTaskId,
   TEXT_TOOL,
   taskInfo,
+  withoutScene,
 } from './env.ts';
 import { SPLITS } from './tasks.ts';
 
@@ -40,9 +43,9 @@ export const householdBridge: Bridge = {
   async create() {
     return new HouseholdEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new HouseholdEnv();
-    env.restore(snapshot);
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new HouseholdEnv(), snapshot),
+  // An ALFWorld game file is one fixed scene: `@scene<N>` pins the scene, the seed then varies
+  // nothing else, so a Stage written against it replays under every episode seed.
+  pinTask: pinScene,
+  displayTaskId: withoutScene,
 };

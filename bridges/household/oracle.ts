@@ -21,98 +21,125 @@ export class OracleError extends Error {
 
 /** Commands that reach the goal from `view` (empty when already won). Throws OracleError if stuck. */
 export function oraclePlan(view: HouseholdStateView): string[] {
-  const plan: string[] = [];
-  if (view.won) return plan;
-  const task = view.task;
-  const recType = new Map(view.receptacles.map((r) => [r.name, r.type]));
-  const isOpen = new Map(
-    view.receptacles.filter((r) => r.openable).map((r) => [r.name, r.open === true]),
-  );
-  const objects = new Map(view.objects.map((o) => [o.name, { ...o }]));
-  let at = view.agent.location;
-  let holding = view.agent.holding;
+  if (view.won) return [];
+  const planner = new Planner(view);
+  if (view.task.type === 'look_at_obj_in_light') planner.lookInLight();
+  else planner.placeTargets();
+  return planner.plan;
+}
 
-  const goTo = (r: string): void => {
-    if (at !== r) plan.push(`go to ${r}`);
-    at = r;
-  };
-  const openHere = (r: string): void => {
-    if (isOpen.get(r) === false) {
-      plan.push(`open ${r}`);
-      isOpen.set(r, true);
+/** The plan so far and the world as it will be once the plan has run. */
+class Planner {
+  readonly plan: string[] = [];
+  private readonly recType: Map<string, string>;
+  private readonly isOpen: Map<string, boolean>;
+  private readonly objects: Map<string, ObjectView>;
+  private at: string | null;
+  private holding: string | null;
+
+  constructor(private readonly view: HouseholdStateView) {
+    this.recType = new Map(view.receptacles.map((r) => [r.name, r.type]));
+    this.isOpen = new Map(
+      view.receptacles.filter((r) => r.openable).map((r) => [r.name, r.open === true]),
+    );
+    this.objects = new Map(view.objects.map((o) => [o.name, { ...o }]));
+    this.at = view.agent.location;
+    this.holding = view.agent.holding;
+  }
+
+  private goTo(r: string): void {
+    if (this.at !== r) this.plan.push(`go to ${r}`);
+    this.at = r;
+  }
+
+  private openHere(r: string): void {
+    if (this.isOpen.get(r) === false) {
+      this.plan.push(`open ${r}`);
+      this.isOpen.set(r, true);
     }
-  };
-  const get = (name: string): ObjectView => {
-    const o = objects.get(name);
+  }
+
+  private get(name: string): ObjectView {
+    const o = this.objects.get(name);
     if (!o) throw new OracleError(`no object ${name}`);
     return o;
-  };
-  const place = (name: string, r: string): void => {
-    goTo(r);
-    openHere(r);
-    plan.push(view.dialect === 'move' ? `move ${name} to ${r}` : `put ${name} in/on ${r}`);
-    const o = get(name);
+  }
+
+  private place(name: string, r: string): void {
+    this.goTo(r);
+    this.openHere(r);
+    this.plan.push(
+      this.view.dialect === 'move' ? `move ${name} to ${r}` : `put ${name} in/on ${r}`,
+    );
+    const o = this.get(name);
     o.location = r;
     o.held = false;
-    holding = null;
-  };
-  const freeHands = (): void => {
-    if (!holding) return;
-    const o = get(holding);
-    const here = at && canHold(recType.get(at) ?? '', o.type) ? at : undefined;
-    const dest = here ?? view.receptacles.find((r) => canHold(r.type, o.type))?.name;
+    this.holding = null;
+  }
+
+  private freeHands(): void {
+    if (!this.holding) return;
+    const o = this.get(this.holding);
+    const at = this.at;
+    const here = at && canHold(this.recType.get(at) ?? '', o.type) ? at : undefined;
+    const dest = here ?? this.view.receptacles.find((r) => canHold(r.type, o.type))?.name;
     if (!dest) throw new OracleError(`nowhere to put ${o.name}`);
-    place(o.name, dest);
-  };
-  const take = (name: string): void => {
-    if (holding === name) return;
-    freeHands();
-    const o = get(name);
+    this.place(o.name, dest);
+  }
+
+  private take(name: string): void {
+    if (this.holding === name) return;
+    this.freeHands();
+    const o = this.get(name);
     if (!o.location) throw new OracleError(`${name} has no location`);
-    goTo(o.location);
-    openHere(o.location);
-    plan.push(`take ${name} from ${o.location}`);
+    this.goTo(o.location);
+    this.openHere(o.location);
+    this.plan.push(`take ${name} from ${o.location}`);
     o.location = null;
     o.held = true;
-    holding = name;
-  };
+    this.holding = name;
+  }
 
-  if (task.type === 'look_at_obj_in_light') {
-    const lamp = view.objects.find((o) => o.type === task.toggleType);
+  /** look_at_obj_in_light: take the object to the lamp and switch it on. */
+  lookInLight(): void {
+    const { task, objects } = this.view;
+    const lamp = objects.find((o) => o.type === task.toggleType);
     if (!lamp?.location) throw new OracleError(`no ${task.toggleType} in the room`);
     const target =
-      view.objects.find((o) => o.name === holding && o.type === task.objectType) ??
-      view.objects.find((o) => o.type === task.objectType && o.pickable);
+      objects.find((o) => o.name === this.holding && o.type === task.objectType) ??
+      objects.find((o) => o.type === task.objectType && o.pickable);
     if (!target) throw new OracleError(`no ${task.objectType} in the room`);
-    take(target.name);
-    goTo(lamp.location);
-    if (!lamp.on) plan.push(`use ${lamp.name}`);
-    return plan;
+    this.take(target.name);
+    this.goTo(lamp.location);
+    if (!lamp.on) this.plan.push(`use ${lamp.name}`);
   }
 
-  const appliance = APPLIANCE[task.type];
-  const fits = (o: ObjectView): boolean =>
-    o.type === task.objectType && (!appliance || appliance.done(o));
-  const goals = view.receptacles.filter((r) => r.type === task.receptacleType);
-  if (goals.length === 0) throw new OracleError(`no ${task.receptacleType} in the room`);
-  const placedIn = (r: (typeof goals)[number]): number =>
-    r.contents.filter((n) => fits(get(n))).length;
-  const goal = goals.reduce((best, r) => (placedIn(r) > placedIn(best) ? r : best));
-  const need = (task.type === 'pick_two_obj_and_place' ? 2 : 1) - placedIn(goal);
-  const candidates = view.objects
-    .filter((o) => o.type === task.objectType && !(o.location === goal.name && fits(o)))
-    .sort((a, b) => Number(b.name === holding) - Number(a.name === holding));
-  if (candidates.length < need) throw new OracleError(`not enough ${task.objectType}`);
-  for (const candidate of candidates.slice(0, Math.max(0, need))) {
-    take(candidate.name);
-    const o = get(candidate.name);
-    if (appliance && !appliance.done(o)) {
-      const station = view.receptacles.find((r) => r.type === appliance.type);
-      if (!station) throw new OracleError(`no ${appliance.type} in the room`);
-      goTo(station.name);
-      plan.push(`${appliance.verb} ${o.name} with ${station.name}`);
+  /** The placing tasks: enough qualifying objects (cleaned, heated or cooled first) in one goal receptacle. */
+  placeTargets(): void {
+    const task = this.view.task;
+    const appliance = APPLIANCE[task.type];
+    const fits = (o: ObjectView): boolean =>
+      o.type === task.objectType && (!appliance || appliance.done(o));
+    const goals = this.view.receptacles.filter((r) => r.type === task.receptacleType);
+    if (goals.length === 0) throw new OracleError(`no ${task.receptacleType} in the room`);
+    const placedIn = (r: (typeof goals)[number]): number =>
+      r.contents.filter((n) => fits(this.get(n))).length;
+    const goal = goals.reduce((best, r) => (placedIn(r) > placedIn(best) ? r : best));
+    const need = (task.type === 'pick_two_obj_and_place' ? 2 : 1) - placedIn(goal);
+    const candidates = this.view.objects
+      .filter((o) => o.type === task.objectType && !(o.location === goal.name && fits(o)))
+      .sort((a, b) => Number(b.name === this.holding) - Number(a.name === this.holding));
+    if (candidates.length < need) throw new OracleError(`not enough ${task.objectType}`);
+    for (const candidate of candidates.slice(0, Math.max(0, need))) {
+      this.take(candidate.name);
+      const o = this.get(candidate.name);
+      if (appliance && !appliance.done(o)) {
+        const station = this.view.receptacles.find((r) => r.type === appliance.type);
+        if (!station) throw new OracleError(`no ${appliance.type} in the room`);
+        this.goTo(station.name);
+        this.plan.push(`${appliance.verb} ${o.name} with ${station.name}`);
+      }
+      this.place(o.name, goal.name);
     }
-    place(o.name, goal.name);
   }
-  return plan;
 }

@@ -1,15 +1,10 @@
 // Small deterministic PRNG and string hash: scenes and splits must be identical on every machine and
 // Node version, so nothing here may depend on Math.random or on object key order.
 
-/** FNV-1a 32-bit hash of a string. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { fnv1a, mulberry32 } from '../core/rng.ts';
+
+/** FNV-1a 32-bit hash of a string (bridges/core). */
+export const hashString: (text: string) => number = fnv1a;
 
 export interface Rng {
   /** Uniform float in [0, 1). */
@@ -22,16 +17,9 @@ export interface Rng {
   shuffle<T>(items: T[]): T[];
 }
 
-/** mulberry32: tiny, fast and good enough for layout and placement choices. */
+/** mulberry32 (bridges/core): tiny, fast and good enough for layout and placement choices. */
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number): number => Math.floor(next() * n);
   return {
     next,

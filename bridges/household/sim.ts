@@ -10,111 +10,29 @@ import {
   SLICEABLE,
   SLICERS,
 } from './data.ts';
+import {
+  article,
+  compareKeys,
+  type Entity,
+  HELP_MOVE,
+  HELP_PUT,
+  joinList,
+  NOTHING_HAPPENS,
+  receptacleTexts,
+  sortKey,
+  WELCOME,
+} from './feedback.ts';
+import { goalSatisfied, subgoals } from './goal.ts';
+import { SimView } from './sim-view.ts';
 import type { Dialect, HouseholdStateView, SimObject, SimReceptacle, SimState } from './state.ts';
 import type { HouseholdTask } from './tasks.ts';
 
-export const NOTHING_HAPPENS = 'Nothing happens.';
-export const WELCOME = '-= Welcome to TextWorld, ALFRED! =-';
-
-/**
- * ALFWorld prints every indefinite article as `a` ("a apple 1", "a egg 2"): its game files set each
- * entity's `indefinite` to "a". Kept so, since agents and prompts are tuned on that text.
- */
-export function article(_name: string): string {
-  return 'a';
-}
-
-/** ALFWorld's `help` feedback (alfred.twl2), with the placing line of the active dialect. */
-export function helpText(dialect: Dialect): string {
-  const place =
-    dialect === 'move'
-      ? '  move (object) to (receptacle):  place an object in or on a receptacle\n'
-      : '  put (object) in/on (receptacle): put an object in or on a receptacle\n';
-  return (
-    '\nAvailable commands:\n' +
-    '  look:                             look around your current location\n' +
-    '  inventory:                        check your current inventory\n' +
-    '  go to (receptacle):               move to a receptacle\n' +
-    '  open (receptacle):                open a receptacle\n' +
-    '  close (receptacle):               close a receptacle\n' +
-    '  take (object) from (receptacle):  take an object from a receptacle\n' +
-    place +
-    '  examine (something):              examine a receptacle or an object\n' +
-    '  use (object):                     use an object\n' +
-    '  heat (object) with (receptacle):  heat an object using a receptacle\n' +
-    '  clean (object) with (receptacle): clean an object using a receptacle\n' +
-    '  cool (object) with (receptacle):  cool an object using a receptacle\n' +
-    '  slice (object) with (object):     slice an object using a sharp object\n'
-  );
-}
-
-/** ALFWorld's list join: `a x`, `a x, and a y`, `a x, a y, and a z`; empty -> `nothing`. */
-export function joinList(items: readonly string[]): string {
-  if (items.length === 0) return 'nothing';
-  if (items.length === 1) return items[0] as string;
-  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
-}
-
-const HELP_MOVE = helpText('move');
-const HELP_PUT = helpText('put');
-
-interface SortKey {
-  stem: string;
-  num: number;
-}
-
-function sortKey(name: string): SortKey {
-  const space = name.lastIndexOf(' ');
-  return { stem: name.slice(0, space), num: Number(name.slice(space + 1)) };
-}
-
-/** ALFWorld lists entities by type name, and within a type from the highest number down. */
-function compareKeys(a: SortKey, b: SortKey): number {
-  if (a.stem !== b.stem) return a.stem < b.stem ? -1 : 1;
-  return b.num - a.num;
-}
-
-interface ReceptacleTexts {
-  goCmds: { cmd: string; index: number }[];
-  roomText: string;
-  names: Map<string, Entity>;
-}
-
-/**
- * Everything derived from the receptacle list alone. A layout's receptacles are the same in every
- * episode, so this is computed once per distinct list (keyed by the names, which define it).
- */
-const receptacleCache = new Map<string, ReceptacleTexts>();
-
-function receptacleTexts(recs: readonly SimReceptacle[]): ReceptacleTexts {
-  const key = recs.map((r) => r.name).join('|');
-  const hit = receptacleCache.get(key);
-  if (hit) return hit;
-  const names = new Map<string, Entity>();
-  recs.forEach((r, index) => {
-    names.set(r.name, { kind: 'r', index });
-  });
-  const goCmds = recs
-    .map((r, index) => ({ cmd: `go to ${r.name}`, index }))
-    .sort((a, b) => (a.cmd < b.cmd ? -1 : a.cmd > b.cmd ? 1 : 0));
-  const listed = recs
-    .map((r) => ({ ...sortKey(r.name), name: r.name }))
-    .sort(compareKeys)
-    .map((r) => `${article(r.name)} ${r.name}`);
-  const roomText = `You are in the middle of a room. Looking quickly around you, you see ${joinList(listed)}.`;
-  const texts = { goCmds, roomText, names };
-  // Bounded: 120 layouts in the catalogue; snapshots could bring others, so cap the memory.
-  if (receptacleCache.size > 1000) receptacleCache.clear();
-  receptacleCache.set(key, texts);
-  return texts;
-}
+export { article, helpText, joinList, NOTHING_HAPPENS, WELCOME } from './feedback.ts';
 
 export interface ExecResult {
   text: string;
   invalid: boolean;
 }
-
-type Entity = { kind: 'r'; index: number } | { kind: 'o'; index: number };
 
 const ok = (text: string): ExecResult => ({ text, invalid: false });
 const FAIL: ExecResult = { text: NOTHING_HAPPENS, invalid: true };
@@ -136,15 +54,7 @@ export class HouseholdSim {
   private readonly goCmds: { cmd: string; index: number }[];
   private readonly roomText: string;
   private readonly help: string;
-  /**
-   * The receptacle and object part of the view, frozen and shared until the world changes: hooks may
-   * read the view several times a step, and `go to` (the commonest command) leaves it untouched.
-   */
-  private world: Pick<HouseholdStateView, 'receptacles' | 'objects'> | undefined;
-  /** Frozen per-entity views, rebuilt only for the receptacle and object a command changed. */
-  private readonly recViews: (RecView | undefined)[] = [];
-  private readonly objViews: (ObjView | undefined)[] = [];
-  private taskView: HouseholdStateView['task'] | undefined;
+  private readonly views: SimView;
 
   constructor(
     readonly task: HouseholdTask,
@@ -172,6 +82,7 @@ export class HouseholdSim {
       if (r.nextTo.length > 1) r.nextTo.sort(byRank);
     }
     this.help = dialect === 'move' ? HELP_MOVE : HELP_PUT;
+    this.views = new SimView(task, s, dialect);
   }
 
   // ---- texts -------------------------------------------------------------------------------
@@ -486,156 +397,24 @@ export class HouseholdSim {
     return out;
   }
 
-  // ---- goal ----------------------------------------------------------------------------------
-
-  private fits(o: SimObject): boolean {
-    const t = this.task;
-    if (o.type !== t.objectType) return false;
-    if (t.type === 'pick_clean_then_place_in_recep') return o.clean;
-    if (t.type === 'pick_heat_then_place_in_recep') return o.hot;
-    if (t.type === 'pick_cool_then_place_in_recep') return o.cool;
-    return true;
-  }
-
-  /** Most qualifying target objects inside one receptacle of the goal type. */
-  private bestPlacedCount(): number {
-    let best = 0;
-    for (const r of this.s.recs) {
-      if (r.type !== this.task.receptacleType) continue;
-      let n = 0;
-      for (const o of r.contents) if (this.fits(this.s.objs[o] as SimObject)) n++;
-      if (n > best) best = n;
-    }
-    return best;
-  }
-
-  private lampOnHere(): boolean {
-    const s = this.s;
-    if (s.agentLoc < 0) return false;
-    for (const o of s.objs) {
-      if (o.type === this.task.toggleType && o.on && o.loc === s.agentLoc) return true;
-    }
-    return false;
-  }
+  // ---- goal and view -----------------------------------------------------------------------
 
   /** ALFWorld's goal condition (PDDL equivalent) on the current state. */
   goalSatisfied(): boolean {
-    const t = this.task;
-    if (t.type === 'look_at_obj_in_light') {
-      const held = this.s.objs[this.s.holding];
-      return !!held && held.type === t.objectType && this.lampOnHere();
-    }
-    return this.bestPlacedCount() >= (t.type === 'pick_two_obj_and_place' ? 2 : 1);
+    return goalSatisfied(this.task, this.s);
   }
 
   /** Sub-goals in ALFWorld's order; the last is the goal itself. */
   subgoals(): boolean[] {
-    const t = this.task;
-    const s = this.s;
-    const goal = this.goalSatisfied();
-    if (t.type === 'look_at_obj_in_light') {
-      const lampOn = s.objs.some((o) => o.type === t.toggleType && o.on);
-      return [s.heldTarget, lampOn, goal];
-    }
-    if (t.type === 'pick_two_obj_and_place')
-      return [s.heldTarget, this.bestPlacedCount() >= 1, goal];
-    if (t.type === 'pick_and_place_simple') return [s.heldTarget, goal];
-    const treated = s.objs.some((o) => o.type === t.objectType && this.fits(o));
-    return [s.heldTarget, treated, goal];
+    return subgoals(this.task, this.s);
   }
 
-  // ---- view ----------------------------------------------------------------------------------
-
   view(): HouseholdStateView {
-    const s = this.s;
-    const t = this.task;
-    this.taskView ??= deepFreeze({
-      id: t.id,
-      split: t.split,
-      type: t.type,
-      goal: t.goal,
-      objectType: t.objectType,
-      receptacleType: t.receptacleType,
-      toggleType: t.toggleType,
-      room: t.room,
-      layout: t.layout,
-    });
-    this.world ??= this.buildWorld();
-    return {
-      task: this.taskView,
-      dialect: this.dialect,
-      agent: {
-        location: s.recs[s.agentLoc]?.name ?? null,
-        holding: s.objs[s.holding]?.name ?? null,
-      },
-      receptacles: this.world.receptacles,
-      objects: this.world.objects,
-      steps: s.steps,
-      invalidActions: s.invalidCount,
-      won: s.won,
-    };
+    return this.views.view();
   }
 
   /** Marks a changed receptacle and/or object (-1: none) so the next view() rebuilds just those. */
   private touch(rec: number, obj: number): void {
-    this.world = undefined;
-    if (rec >= 0) this.recViews[rec] = undefined;
-    if (obj >= 0) this.objViews[obj] = undefined;
+    this.views.touch(rec, obj);
   }
-
-  private buildWorld(): Pick<HouseholdStateView, 'receptacles' | 'objects'> {
-    const s = this.s;
-    const receptacles: RecView[] = new Array(s.recs.length);
-    for (let i = 0; i < s.recs.length; i++) {
-      receptacles[i] = this.recViews[i] ??= this.recView(s.recs[i] as SimReceptacle);
-    }
-    const objects: ObjView[] = new Array(s.objs.length);
-    for (let i = 0; i < s.objs.length; i++) {
-      objects[i] = this.objViews[i] ??= this.objView(s.objs[i] as SimObject);
-    }
-    return { receptacles: Object.freeze(receptacles), objects: Object.freeze(objects) } as Pick<
-      HouseholdStateView,
-      'receptacles' | 'objects'
-    >;
-  }
-
-  private recView(r: SimReceptacle): RecView {
-    const name = (i: number): string => (this.s.objs[i] as SimObject).name;
-    const out: RecView = {
-      name: r.name,
-      type: r.type,
-      openable: r.openable,
-      contents: Object.freeze(r.contents.map(name)) as string[],
-      nextTo: Object.freeze(r.nextTo.map(name)) as string[],
-    };
-    if (r.openable) out.open = r.open;
-    return Object.freeze(out);
-  }
-
-  private objView(o: SimObject): ObjView {
-    const out: ObjView = {
-      name: o.name,
-      type: o.type,
-      location: o.loc < 0 ? null : (this.s.recs[o.loc] as SimReceptacle).name,
-      held: o.loc < 0,
-      pickable: o.pickable,
-      clean: o.clean,
-      hot: o.hot,
-      cool: o.cool,
-      sliced: o.sliced,
-    };
-    if (o.toggleable) out.on = o.on;
-    return Object.freeze(out);
-  }
-}
-
-type RecView = HouseholdStateView['receptacles'][number];
-type ObjView = HouseholdStateView['objects'][number];
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }

@@ -2,6 +2,7 @@
 // contract (observe, getEnvState) are served from the last reply; snapshots are reset parameters
 // plus replayed actions (the paper's persistence for heavy runtimes), so any deterministic server
 // can be saved and restored without implementing snapshots itself.
+import { filterTasks, invalidStep } from '../core/helpers.ts';
 import {
   type Action,
   type ActionableEnv,
@@ -32,17 +33,6 @@ import {
 
 /** A best-effort close must not hold up the caller when the server is gone. */
 const CLOSE_TIMEOUT_MS = 2_000;
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.toLowerCase().includes(text) || t.goal.toLowerCase().includes(text)),
-  );
-}
 
 export class RemoteEnv implements ActionableEnv {
   private episodeId: string | undefined;
@@ -103,13 +93,7 @@ export class RemoteEnv implements ActionableEnv {
     const episodeId = this.episodeId;
     if (!episodeId) {
       this.lastObservation = { text: 'No episode yet: call reset with a task first.' };
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        terminated: false,
-        truncated: false,
-        info: { invalid: true },
-      };
+      return invalidStep(this.lastObservation);
     }
     const reply = await this.client.request('POST', '/step', StepReplyZ, {
       episode_id: episodeId,

@@ -2,9 +2,10 @@
 // createRemoteBridge({ url, name }) reads the server's /health and /schema once; episodes then talk
 // to it over HTTP. Without a configured URL the registry's `remote` entry runs the bundled Python
 // reference server (referenceRemoteBridge).
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
 import { RemoteClient } from './client.ts';
-import { filterTasks, RemoteEnv } from './env.ts';
+import { RemoteEnv } from './env.ts';
 import { HealthReplyZ, SchemaReplyZ } from './protocol.ts';
 import { type ReferenceServer, startReferenceServer } from './reference.ts';
 
@@ -47,14 +48,7 @@ export async function createRemoteBridge(options: RemoteBridgeOptions): Promise<
     stateSchema: () => schema.stateSchema,
     create,
     async fromState(snapshot: EnvSnapshot) {
-      const env = await create();
-      try {
-        await env.restore(snapshot);
-      } catch (error) {
-        await env.close();
-        throw error;
-      }
-      return env;
+      return restoredEnv(await create(), snapshot);
     },
   };
 }

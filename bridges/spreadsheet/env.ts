@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { zodToJsonSchema } from '../core/schema.ts';
+import type { z } from 'zod';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import {
   type Action,
   type ActionableEnv,
@@ -28,112 +28,22 @@ import {
 import { addr, parseCell, parseRange, rangeCells, rangeText } from './address.ts';
 import { evaluateFormula, FormulaSyntaxError, parseFormula, type Scalar } from './formula.ts';
 import { allTasks, findTask, type SpreadsheetTask } from './tasks.ts';
+import {
+  type EvaluateArgs,
+  MAX_READ_CELLS,
+  MAX_WRITE_CELLS,
+  SnapshotZ,
+  type SpreadsheetState,
+  spreadsheetStateSchema,
+  spreadsheetTools,
+  TOOL_ARGS,
+  type ToolName,
+  type WriteCellArgs,
+  type WriteRangeArgs,
+} from './tools.ts';
 import { type SheetJson, Workbook } from './workbook.ts';
 
 export const ENV_TYPE = 'spreadsheet';
-const MAX_READ_CELLS = 600;
-const MAX_WRITE_CELLS = 600;
-
-const CellValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
-const ListSheetsArgs = z.strictObject({});
-const ReadRangeArgs = z.strictObject({
-  range: z.string().min(2).max(60).describe('e.g. Sales!A1:D10, or A1:D10 on the first sheet'),
-});
-const WriteCellArgs = z.strictObject({
-  cell: z.string().min(2).max(60).describe('e.g. Sales!D2'),
-  value: CellValue.optional().describe(
-    'a number, text, or null to clear; text starting with = is a formula',
-  ),
-  formula: z.string().min(1).max(1000).optional().describe('a formula such as =B2+C2'),
-});
-const WriteRangeArgs = z.strictObject({
-  start: z.string().min(2).max(60).describe('top-left cell, e.g. Sales!D2'),
-  values: z
-    .array(z.array(CellValue).max(50))
-    .min(1)
-    .max(500)
-    .describe('rows of values; text starting with = is a formula'),
-});
-const AddSheetArgs = z.strictObject({
-  name: z
-    .string()
-    .min(1)
-    .max(31)
-    .regex(/^[\w ]+$/),
-});
-const EvaluateArgs = z.strictObject({
-  formula: z.string().min(1).max(1000).describe('e.g. =SUM(Sales!B2:B20)'),
-  sheet: z
-    .string()
-    .max(31)
-    .optional()
-    .describe('sheet for unqualified references (default: first)'),
-});
-const SubmitArgs = z.strictObject({});
-
-const TOOL_ARGS = {
-  list_sheets: ListSheetsArgs,
-  read_range: ReadRangeArgs,
-  write_cell: WriteCellArgs,
-  write_range: WriteRangeArgs,
-  add_sheet: AddSheetArgs,
-  evaluate: EvaluateArgs,
-  submit: SubmitArgs,
-} as const;
-type ToolName = keyof typeof TOOL_ARGS;
-
-export const spreadsheetTools: ToolSpec[] = (
-  [
-    ['list_sheets', 'List the sheets and their used ranges.'],
-    ['read_range', 'Show the computed values of a range (formulas shown beside their values).'],
-    [
-      'write_cell',
-      'Write one cell: a value, or a formula (formula field, or text starting with =).',
-    ],
-    ['write_range', 'Write rows of values or formulas starting at a top-left cell.'],
-    ['add_sheet', 'Add an empty sheet.'],
-    [
-      'evaluate',
-      'Compute a formula without writing it (SUM, AVERAGE, MIN, MAX, COUNT, ROUND, ABS, + - * / ^).',
-    ],
-    [
-      'submit',
-      'Submit the workbook. Ends the episode; the target cells are compared with the reference.',
-    ],
-  ] as const
-).map(([name, description]) => ({
-  name,
-  description,
-  parameters: zodToJsonSchema(TOOL_ARGS[name]),
-}));
-
-export const SpreadsheetStateSchema = z.strictObject({
-  task: z.string(),
-  sheets: z.array(z.strictObject({ name: z.string(), used: z.string() })),
-  writes: z.number().int().min(0).describe('cells written so far'),
-  formulasWritten: z.number().int().min(0),
-  changed: z
-    .array(z.string())
-    .describe('cells whose content differs from the task file (first 200)'),
-  reads: z.number().int().min(0),
-  submitted: z.boolean(),
-  invalidActions: z.number().int().min(0),
-});
-export type SpreadsheetState = z.infer<typeof SpreadsheetStateSchema>;
-export const spreadsheetStateSchema: JsonSchema = zodToJsonSchema(SpreadsheetStateSchema);
-
-const ScalarZ = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const SnapshotZ = z.strictObject({
-  view: SpreadsheetStateSchema,
-  observation: z.string(),
-  sheets: z.array(
-    z.strictObject({
-      name: z.string(),
-      cells: z.record(z.string(), z.strictObject({ v: ScalarZ, f: z.string().optional() })),
-    }),
-  ),
-});
-
 class InvalidAction extends Error {}
 
 // Per process, each task's .xlsx is generated and read back once; episodes copy the bytes.
@@ -182,17 +92,6 @@ export function sameValue(a: Scalar, b: Scalar): boolean {
     return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
   const norm = (v: Scalar) => (v === '' ? null : v);
   return norm(a) === norm(b);
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }
 
 export class SpreadsheetEnv implements ActionableEnv {
@@ -454,13 +353,10 @@ export class SpreadsheetEnv implements ActionableEnv {
     this.view = { ...this.view!, submitted: true };
     const evaluation = await this.evaluate();
     this.lastObservation = { text: `Submitted the workbook (${this.view.writes} cells written).` };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: evaluation.success ? 1 : 0,
       terminated: true,
-      truncated: false,
-      info: {},
-    };
+    });
   }
 
   observe(): Observation {
@@ -564,25 +460,13 @@ export class SpreadsheetEnv implements ActionableEnv {
 
   private ok(text: string): StepResult {
     this.lastObservation = { text };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated: false,
-      truncated: false,
-      info: {},
-    };
+    return stepResult(this.lastObservation);
   }
 
   private invalid(message: string, terminated = false): StepResult {
     if (this.view && !this.view.submitted)
       this.view = { ...this.view, invalidActions: this.view.invalidActions + 1 };
     this.lastObservation = { text: message };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: { invalid: true },
-    };
+    return invalidStep(this.lastObservation, { terminated });
   }
 }

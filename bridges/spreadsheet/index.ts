@@ -1,11 +1,14 @@
 // The spreadsheet bridge (SpreadsheetBench style): instructions on real .xlsx workbooks.
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { filterTasks, SpreadsheetEnv, spreadsheetStateSchema, spreadsheetTools } from './env.ts';
+import { SpreadsheetEnv } from './env.ts';
 import { allTasks, findTask, SPLITS } from './tasks.ts';
+import { spreadsheetStateSchema, spreadsheetTools } from './tools.ts';
 
-export { SpreadsheetEnv, type SpreadsheetState, SpreadsheetStateSchema } from './env.ts';
+export { SpreadsheetEnv } from './env.ts';
 export { evaluateFormula, parseFormula } from './formula.ts';
 export { allTasks, FAMILIES, findTask } from './tasks.ts';
+export { type SpreadsheetState, SpreadsheetStateSchema } from './tools.ts';
 export { Workbook } from './workbook.ts';
 
 export const spreadsheetBridge: Bridge = {
@@ -29,14 +32,5 @@ export const spreadsheetBridge: Bridge = {
   async create() {
     return new SpreadsheetEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new SpreadsheetEnv();
-    try {
-      await env.restore(snapshot);
-    } catch (error) {
-      await env.close();
-      throw error;
-    }
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new SpreadsheetEnv(), snapshot),
 };

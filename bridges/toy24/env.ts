@@ -1,6 +1,7 @@
 // The 24 game as an ActionableEnv: combine two numbers of the current list into one until one
 // number remains; success iff it is exactly 24 (exact rationals, so 8 / (3 - 8/3) counts).
 import { z } from 'zod';
+import { filterTasks, invalidStep, stepResult } from '../core/helpers.ts';
 import { zodToJsonSchema } from '../core/schema.ts';
 import {
   type Action,
@@ -99,6 +100,28 @@ function describeNumber(value: Json | undefined): string {
   return typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? 'nothing');
 }
 
+/** The operands of a combine call (structured or an `expression`), or why it cannot be read. */
+function readMove(action: Action): { a: Rational; op: Op; b: Rational } | string {
+  let rawA: Json | undefined = action.args.a;
+  let rawOp: Json | undefined = action.args.op;
+  let rawB: Json | undefined = action.args.b;
+  if (typeof action.args.expression === 'string' && rawA === undefined && rawB === undefined) {
+    const parsed = parseExpression(action.args.expression);
+    if (!parsed) {
+      return `Cannot read '${action.args.expression}': write two numbers and an operation, e.g. "8 - 4" or "8 / 8/3".`;
+    }
+    ({ a: rawA, op: rawOp, b: rawB } = parsed);
+  }
+  if (!isOp(rawOp)) return `Unknown operation ${describeNumber(rawOp)}: use one of + - * /.`;
+  const a = toRational(rawA);
+  const b = toRational(rawB);
+  if (!a || !b) {
+    const bad = !a ? rawA : rawB;
+    return `${describeNumber(bad)} is not a number: give an integer like 8 or a fraction like "8/3".`;
+  }
+  return { a, op: rawOp, b };
+}
+
 function toRational(value: Json | undefined): Rational | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? rat(value) : undefined;
   if (typeof value === 'string') return parse(value);
@@ -166,29 +189,9 @@ export class Toy24Env implements ActionableEnv {
         `Unknown tool '${action.name}'. The only tool is combine {a, op, b}, e.g. combine {"a": 8, "op": "-", "b": 4}.`,
       );
     }
-    let rawA: Json | undefined = action.args.a;
-    let rawOp: Json | undefined = action.args.op;
-    let rawB: Json | undefined = action.args.b;
-    if (typeof action.args.expression === 'string' && rawA === undefined && rawB === undefined) {
-      const parsed = parseExpression(action.args.expression);
-      if (!parsed) {
-        return this.invalid(
-          `Cannot read '${action.args.expression}': write two numbers and an operation, e.g. "8 - 4" or "8 / 8/3".`,
-        );
-      }
-      ({ a: rawA, op: rawOp, b: rawB } = parsed);
-    }
-    if (!isOp(rawOp)) {
-      return this.invalid(`Unknown operation ${describeNumber(rawOp)}: use one of + - * /.`);
-    }
-    const a = toRational(rawA);
-    const b = toRational(rawB);
-    if (!a || !b) {
-      const bad = !a ? rawA : rawB;
-      return this.invalid(
-        `${describeNumber(bad)} is not a number: give an integer like 8 or a fraction like "8/3".`,
-      );
-    }
+    const operands = readMove(action);
+    if (typeof operands === 'string') return this.invalid(operands);
+    const { a, op: rawOp, b } = operands;
     const i = this.numbers.findIndex((n) => equals(n, a));
     const j = this.numbers.findIndex((n, k) => k !== i && equals(n, b));
     if (i < 0 || j < 0) {
@@ -225,13 +228,11 @@ export class Toy24Env implements ActionableEnv {
       text: `${move} Numbers: ${listText(numbers)}.${ending}`,
       data: { numbers },
     };
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward: solved ? 1 : 0,
       terminated: done,
-      truncated: false,
       info: this.info(),
-    };
+    });
   }
 
   observe(): Observation {
@@ -338,23 +339,6 @@ export class Toy24Env implements ActionableEnv {
         ? `Invalid move: ${message} Numbers: ${listText(numbers)}.`
         : `Invalid move: ${message}`;
     this.lastObservation = { text, ...(numbers ? { data: { numbers: [...numbers] } } : {}) };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: this.info({ invalid: true }),
-    };
+    return invalidStep(this.lastObservation, { terminated, info: this.info() });
   }
-}
-
-export function filterTasks(tasks: TaskInfo[], filter?: TaskFilter): TaskInfo[] {
-  if (!filter) return tasks;
-  const text = filter.text?.toLowerCase();
-  return tasks.filter(
-    (t) =>
-      (!filter.split || t.split === filter.split) &&
-      (!filter.type || t.type === filter.type) &&
-      (!text || t.id.includes(text) || t.goal.toLowerCase().includes(text)),
-  );
 }

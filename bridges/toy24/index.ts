@@ -1,6 +1,7 @@
 // The toy24 bridge: the 24 game (PAPERS.md: the paper's Toy24 arithmetic bridge).
+import { filterTasks, restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
-import { filterTasks, TEXT_TOOL, Toy24Env, toy24StateSchema, toy24Tools } from './env.ts';
+import { TEXT_TOOL, Toy24Env, toy24StateSchema, toy24Tools } from './env.ts';
 import { allTasks, findTask, SPLITS } from './tasks.ts';
 
 export { parseExpression, Toy24Env, Toy24StateSchema } from './env.ts';
@@ -24,9 +25,5 @@ export const toy24Bridge: Bridge = {
   async create() {
     return new Toy24Env();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new Toy24Env();
-    env.restore(snapshot);
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new Toy24Env(), snapshot),
 };

@@ -1,5 +1,6 @@
 // The toy24 task set: every multiset of four numbers from 1..13 that can make 24 (1,362 of the 1,820),
 // with a difficulty, a difficulty band as the task type, and a deterministic train/test split.
+import { fnv1a } from '../core/rng.ts';
 import type { TaskInfo } from '../core/types.ts';
 import { format, rat } from './rational.ts';
 import { countSolutions, totalSequences } from './solver.ts';
@@ -18,16 +19,6 @@ export function taskId(numbers: readonly number[]): string {
 
 export function goalText(numbers: readonly number[]): string {
   return `Make 24 from the numbers ${numbers.join(' ')}, using each exactly once, with + - * /.`;
-}
-
-/** FNV-1a, 32 bit: a stable split assignment that does not depend on task order. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 function* quadruples(): Generator<number[]> {

@@ -1,8 +1,7 @@
 // The webshop environment: one episode = one browser context on the shop, driven with WebShop's
 // actions `search[query]` and `click[element]`. State is read back from the page's URL after every
 // navigation; the verifier scores the purchased product against the goal with WebShop's reward.
-import { z } from 'zod';
-import { zodToJsonSchema } from '../core/schema.ts';
+import { invalidStep, stepResult } from '../core/helpers.ts';
 import {
   type Action,
   type ActionableEnv,
@@ -28,7 +27,6 @@ import {
   CLICK_SCRIPT,
   type ObservationMode,
   type PageRead,
-  parseCommand,
   READ_PAGE_SCRIPT,
   renderObservation,
   SUBMIT_SEARCH_SCRIPT,
@@ -43,122 +41,20 @@ import {
   releaseLease,
   webshopOptions,
 } from './runtime.ts';
-import { parseRoute, SUB_PAGES } from './site.ts';
-import { filterTasks, findTask, type WebshopTask } from './tasks.ts';
+import { parseRoute } from './site.ts';
+import { findTask, listWebshopTasks, type WebshopTask } from './tasks.ts';
+import {
+  ENV_TYPE,
+  MAX_QUERY_CHARS,
+  parseAction,
+  SnapshotSchema,
+  type WebshopState,
+  webshopStateSchema,
+  webshopTools,
+} from './tools.ts';
 
-export const ENV_TYPE = 'webshop';
-export const TEXT_TOOL = { name: 'act', arg: 'command' } as const;
-export const MAX_QUERY_CHARS = 200;
-
-const PAGE_KINDS = ['search', 'results', 'item', 'item_sub', 'done', 'error'] as const;
-
-export const WebshopStateSchema = z.strictObject({
-  task: z.string().describe('task id'),
-  page: z.enum(PAGE_KINDS).describe('the kind of page shown'),
-  url: z.string().describe('path and query of the page (no host)'),
-  query: z.string().describe('the last search query ("" before searching)'),
-  resultsPage: z.number().int().min(1).describe('results page number carried in the URL'),
-  asin: z.string().nullable().describe('the product being viewed (item pages), else null'),
-  subpage: z.enum(SUB_PAGES).nullable().describe('description / features / reviews, else null'),
-  selectedOptions: z
-    .record(z.string(), z.string())
-    .describe('options chosen on the item page: option name -> value'),
-  clickables: z.array(z.string()).describe('lower-cased clickable elements on the page'),
-  hasSearchBar: z.boolean(),
-  visited: z.array(z.string()).describe('products opened so far, in order'),
-  purchased: z
-    .strictObject({
-      asin: z.string(),
-      options: z.record(z.string(), z.string()),
-      price: z.number(),
-    })
-    .nullable()
-    .describe('what was bought (the episode ends with Buy Now)'),
-  steps: z.number().int().min(0).describe('actions taken, invalid ones included'),
-  invalidActions: z.number().int().min(0),
-  done: z.boolean(),
-});
-export type WebshopState = z.infer<typeof WebshopStateSchema>;
-
-const ActSchema = z.strictObject({
-  command: z
-    .string()
-    .min(1)
-    .max(MAX_QUERY_CHARS + 20),
-});
-const SearchSchema = z.strictObject({ query: z.string().min(1).max(MAX_QUERY_CHARS) });
-const ClickSchema = z.strictObject({ element: z.string().min(1).max(MAX_QUERY_CHARS) });
-
-export const webshopTools: ToolSpec[] = [
-  {
-    name: TEXT_TOOL.name,
-    description:
-      'Act on the shop page with WebShop\'s commands: "search[<query>]" (only where there is a search bar) or "click[<element>]" with one of the clickable elements (a product id, an option value, "back to search", "next >", "< prev", "description", "features", "reviews", "buy now").',
-    parameters: zodToJsonSchema(ActSchema),
-  },
-  {
-    name: 'search',
-    description: 'Type a query into the search bar and search (same as act "search[<query>]").',
-    parameters: zodToJsonSchema(SearchSchema),
-  },
-  {
-    name: 'click',
-    description:
-      'Click a clickable element of the page by its text (same as act "click[<element>]").',
-    parameters: zodToJsonSchema(ClickSchema),
-  },
-];
-
-export const webshopStateSchema: JsonSchema = zodToJsonSchema(WebshopStateSchema);
-
-export const SnapshotSchema = z.object({
-  envType: z.literal(ENV_TYPE),
-  reset: z.object({
-    taskId: z.string(),
-    seed: z.number(),
-    options: z.record(z.string(), z.unknown()).optional(),
-  }),
-  actions: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
-  /** The shortcut: the page is a function of its URL, so restoring = one navigation, not a replay. */
-  state: z
-    .object({
-      view: WebshopStateSchema,
-      observation: z.object({ text: z.string(), data: z.unknown().optional() }),
-    })
-    .optional(),
-});
-
-type Parsed = { ok: true; verb: 'search' | 'click'; arg: string } | { ok: false; reason: string };
-
-function parseAction(action: Action): Parsed {
-  const args = action.args ?? {};
-  if (action.name === TEXT_TOOL.name) {
-    const r = ActSchema.safeParse(args);
-    if (!r.success)
-      return { ok: false, reason: 'act needs {"command": "search[...]" or "click[...]"}.' };
-    const cmd = parseCommand(r.data.command);
-    if (!cmd)
-      return {
-        ok: false,
-        reason: `'${r.data.command}' is not a command: write search[<query>] or click[<element>].`,
-      };
-    return { ok: true, ...cmd };
-  }
-  if (action.name === 'search') {
-    const r = SearchSchema.safeParse(args);
-    if (!r.success) return { ok: false, reason: 'search needs {"query": "<text>"}.' };
-    return { ok: true, verb: 'search', arg: r.data.query.trim() };
-  }
-  if (action.name === 'click') {
-    const r = ClickSchema.safeParse(args);
-    if (!r.success) return { ok: false, reason: 'click needs {"element": "<clickable text>"}.' };
-    return { ok: true, verb: 'click', arg: r.data.element.trim() };
-  }
-  return {
-    ok: false,
-    reason: `unknown tool '${action.name}'. Tools: act {command}, search {query}, click {element}.`,
-  };
-}
+/** The state view's type (tools.ts), also from here for the env's users. */
+export type { WebshopState } from './tools.ts';
 
 function readMode(options: ResetOptions['options']): ObservationMode {
   return options?.observation === 'text' ? 'text' : 'simple';
@@ -180,7 +76,7 @@ export class WebShopEnv implements ActionableEnv {
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
 
   async listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
-    return filterTasks(filter);
+    return listWebshopTasks(filter);
   }
 
   async reset(options: ResetOptions): Promise<ResetResult> {
@@ -294,13 +190,11 @@ export class WebShopEnv implements ActionableEnv {
     });
     this.lastObservation = this.observation();
     const reward = this.view.done ? (await this.evaluate()).score : 0;
-    return {
-      observation: this.lastObservation,
+    return stepResult(this.lastObservation, {
       reward,
       terminated: this.view.done,
-      truncated: false,
       info: this.info(),
-    };
+    });
   }
 
   observe(): Observation {
@@ -510,12 +404,6 @@ export class WebShopEnv implements ActionableEnv {
       text: `Invalid action: ${reason}${page}`,
       ...(this.view ? { data: { page: this.view.page, url: this.view.url } } : {}),
     };
-    return {
-      observation: this.lastObservation,
-      reward: 0,
-      terminated,
-      truncated: false,
-      info: this.info({ invalid: true }),
-    };
+    return invalidStep(this.lastObservation, { terminated, info: this.info() });
   }
 }

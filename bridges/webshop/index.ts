@@ -1,11 +1,13 @@
 // The `webshop` bridge: a WebShop-style store served on loopback and driven through Chromium.
+import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
 import { catalogue } from './catalogue.ts';
-import { ENV_TYPE, TEXT_TOOL, WebShopEnv, webshopStateSchema, webshopTools } from './env.ts';
-import { allTasks, filterTasks, findTask, SPLITS } from './tasks.ts';
+import { WebShopEnv } from './env.ts';
+import { allTasks, findTask, listWebshopTasks, SPLITS } from './tasks.ts';
+import { ENV_TYPE, TEXT_TOOL, webshopStateSchema, webshopTools } from './tools.ts';
 
 export { catalogue, findProduct, type Product } from './catalogue.ts';
-export { WebShopEnv, type WebshopState, WebshopStateSchema } from './env.ts';
+export { WebShopEnv } from './env.ts';
 export { parseCommand } from './observation.ts';
 export { getReward } from './reward.ts';
 export {
@@ -17,6 +19,7 @@ export {
 } from './runtime.ts';
 export { search } from './search.ts';
 export { allTasks, findTask, type Goal } from './tasks.ts';
+export { type WebshopState, WebshopStateSchema } from './tools.ts';
 
 export const webshopBridge: Bridge = {
   name: ENV_TYPE,
@@ -28,7 +31,7 @@ export const webshopBridge: Bridge = {
   splits: [...SPLITS],
   textTool: TEXT_TOOL,
   async listTasks(filter?: TaskFilter) {
-    return filterTasks(filter);
+    return listWebshopTasks(filter);
   },
   async getTask(taskId: string) {
     return findTask(taskId)?.info;
@@ -38,14 +41,5 @@ export const webshopBridge: Bridge = {
   async create() {
     return new WebShopEnv();
   },
-  async fromState(snapshot: EnvSnapshot) {
-    const env = new WebShopEnv();
-    try {
-      await env.restore(snapshot);
-    } catch (error) {
-      await env.close();
-      throw error;
-    }
-    return env;
-  },
+  fromState: (snapshot: EnvSnapshot) => restoredEnv(new WebShopEnv(), snapshot),
 };

@@ -1,6 +1,7 @@
 // Instructions (WebShop "goals") generated from goal products: required attributes (a subset of the
 // product's), one value per chosen option dimension, and WebShop's price cap rule
 // (`sorted(random.sample([p for p in PRICE_RANGE if p > price][:4], 2))[1]`).
+import { filterTasks } from '../core/helpers.ts';
 import type { TaskFilter, TaskInfo } from '../core/types.ts';
 import { catalogue, type Product } from './catalogue.ts';
 import { createRng, fnv1a, pick, sample } from './rng.ts';
@@ -132,14 +133,9 @@ export function findTask(id: string): WebshopTask | undefined {
   return cached?.byId.get(id);
 }
 
-export function filterTasks(filter?: TaskFilter): TaskInfo[] {
-  const text = filter?.text?.toLowerCase();
-  return allTasks()
-    .map((t) => t.info)
-    .filter(
-      (t) =>
-        (!filter?.split || t.split === filter.split) &&
-        (!filter?.type || t.type === filter.type) &&
-        (!text || t.id.includes(text) || t.goal.toLowerCase().includes(text)),
-    );
+export function listWebshopTasks(filter?: TaskFilter): TaskInfo[] {
+  return filterTasks(
+    allTasks().map((t) => t.info),
+    filter,
+  );
 }

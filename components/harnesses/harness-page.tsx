@@ -3,7 +3,6 @@
 // diff, validation runs of a version, "try it", and the way to review and approve.
 import { ClipboardCheck } from 'lucide-react';
 import Link from 'next/link';
-import type { HarnessSpec } from '../../contracts/spec.ts';
 import { HarnessEditor } from '../harness-graph/editor.tsx';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
 import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';

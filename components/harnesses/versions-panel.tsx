@@ -1,6 +1,5 @@
 'use client';
 // Named immutable versions: load one into the editor, or diff two (node by node, code line by line).
-import type { HarnessSpec } from '../../contracts/spec.ts';
 import { type SpecChange, specDiff } from '../harness-graph/diff.ts';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { ago } from '../runs/format.ts';

@@ -2,6 +2,7 @@
 // an IsolatedPool worker thread (studio-pool.ts), never on the server's main thread, so a replay of
 // 10,000 steps or a hook stuck in a built-in cannot stall the API or the live streams.
 import type { Action, Json } from '../../bridges/core/types.ts';
+import { configuredBridges } from '../bridges.ts';
 import { DomainError, HarnessCodeError, NotFoundError } from '../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
@@ -56,7 +57,7 @@ function playSession(id: string): Harness {
 export const handlers = {
   async playStart(raw: unknown) {
     const input = raw as PlayStartInput;
-    const harness = await createHarness(parseSpec(input.spec));
+    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
     try {
       const reset = await harness.reset(
         input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
@@ -112,7 +113,7 @@ export const handlers = {
   /** The state view after replaying `actions` from reset. */
   async replayState(raw: unknown): Promise<{ state: Json }> {
     const input = raw as ReplayStateInput;
-    const harness = await createHarness(parseSpec(input.spec));
+    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
     try {
       await harness.reset(
         input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
@@ -132,7 +133,7 @@ export const handlers = {
     textTool: { name: string; arg: string } | null;
   }> {
     const input = raw as ReplayInput;
-    const harness = await createHarness(parseSpec(input.spec));
+    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
     try {
       const reset = await harness.reset({ seed: input.seed });
       let observation = reset.observation;
@@ -159,7 +160,9 @@ export const handlers = {
   /** Builds the stack once; the first problem comes back as data (with the hook's line). */
   async check(raw: unknown): Promise<CheckResult> {
     try {
-      const harness = await createHarness(parseSpec((raw as { spec: unknown }).spec));
+      const harness = await createHarness(parseSpec((raw as { spec: unknown }).spec), {
+        bridges: configuredBridges(),
+      });
       await harness.close();
       return { ok: true };
     } catch (e) {

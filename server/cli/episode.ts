@@ -12,6 +12,7 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import { configuredBridges } from '../bridges.ts';
 import { HarnessCodeError, InvalidInputError } from '../errors.ts';
 import { createHarness, type Harness, type HarnessSpec, type TextTool } from '../harness/index.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
@@ -71,7 +72,7 @@ export class Episode {
   private constructor(private readonly harness: Harness) {}
 
   static async open(input: OpenInput): Promise<{ episode: Episode; start: EpisodeStart }> {
-    const harness = await createHarness(input.spec);
+    const harness = await createHarness(input.spec, { bridges: configuredBridges() });
     try {
       const reset = await harness.reset({ seed: input.seed });
       const textTool = harness.textTool();

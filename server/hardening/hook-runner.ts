@@ -3,7 +3,8 @@
 // thread (the host whose globals an escape would touch) and inside IsolatedPool workers.
 import type { Json } from '../../bridges/core/types.ts';
 import { HarnessCodeError } from '../errors.ts';
-import { HOOK_NAMES, type SandboxHost } from '../harness/sandbox.ts';
+import { CONTRACT_HOOKS } from '../harness/contract.ts';
+import type { SandboxHost } from '../harness/sandbox/index.ts';
 import type { CorpusHook } from './hook-corpus.ts';
 
 export type HookOutcome =
@@ -30,7 +31,7 @@ const INFO: Record<string, Json> = { admissible: ['look', 'take key 1', 'close b
 export async function runHook(host: SandboxHost, h: CorpusHook): Promise<HookOutcome> {
   try {
     await host.ready();
-    const set = host.load(h.code, { names: HOOK_NAMES, seed: h.id });
+    const set = host.load(h.code, { hooks: CONTRACT_HOOKS, seed: h.id });
     try {
       set.provideState(() => STATE);
       let value: Json | undefined;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxHost } from '../harness/sandbox.ts';
+import { SandboxHost } from '../harness/sandbox/index.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
 import { type CorpusHook, generateCorpus } from './hook-corpus.ts';
 import { type HookOutcome, reportsEscape, runHook } from './hook-runner.ts';

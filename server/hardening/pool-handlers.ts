@@ -1,7 +1,7 @@
 // IsolatedPool handlers for the hook corpus: batches run here in parallel, and long built-ins run
 // here too, where the pool's watchdog can terminate the thread. Each worker reports whether its
 // own globals or prototypes were touched (the escape canary for hooks run off the main thread).
-import { SandboxHost } from '../harness/sandbox.ts';
+import { SandboxHost } from '../harness/sandbox/index.ts';
 import type { CorpusHook } from './hook-corpus.ts';
 import { type HookOutcome, runHook } from './hook-runner.ts';
 

@@ -20,10 +20,35 @@ import type {
 } from '../../bridges/core/types.ts';
 import { HarnessCodeError } from '../errors.ts';
 import { EnvHarness, type HarnessLayer, SPEC_TASK, type StackContext } from './layer.ts';
-import { type HookSet, whenSource } from './sandbox.ts';
+import { checkerHost, type HookSet, type HookSignatures } from './sandbox/index.ts';
 import type { ChainNode } from './spec.ts';
 
 const LEG_NAMES = ['first', 'second', 'remedial'] as const;
+
+/** The `switch` condition as a hook: `when(state)`, its return value the answer. */
+export const WHEN_HOOK = { when: { primary: -1, state: 0 } } as const satisfies HookSignatures;
+
+const WHEN_PREFIX = 'function when(state) { return (';
+
+/** Wraps a Chain `switch` condition so that errors point at the user's expression. */
+export function whenSource(expression: string): {
+  code: string;
+  columnShift: number;
+  lines: number;
+} {
+  return {
+    code: `${WHEN_PREFIX}${expression}\n); }`,
+    columnShift: WHEN_PREFIX.length,
+    lines: expression.split('\n').length,
+  };
+}
+
+/** Compile-checks a Chain `when` expression. */
+export async function compileWhen(expression: string): Promise<void> {
+  const { code, columnShift, lines } = whenSource(expression);
+  const set = (await checkerHost()).load(code, { hooks: WHEN_HOOK, columnShift, lines });
+  set.dispose();
+}
 
 /** Seeds of the legs after the first: deterministic, distinct, derived from the episode seed. */
 export function legSeed(seed: number, leg: number): number {
@@ -136,7 +161,7 @@ export class ChainLayer extends EnvHarness {
         if (this.whenHooks?.alive) this.whenHooks.begin(options.seed);
         else {
           this.whenHooks = this.ctx.sandbox.load(code, {
-            names: ['when'],
+            hooks: WHEN_HOOK,
             seed: options.seed,
             columnShift,
             lines,

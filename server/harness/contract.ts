@@ -17,8 +17,37 @@ import type {
 } from '../../bridges/core/types.ts';
 import { HarnessCodeError } from '../errors.ts';
 import { EnvHarness, type HarnessLayer, type StackContext } from './layer.ts';
-import { HOOK_NAMES, type HookSet } from './sandbox.ts';
+import {
+  type CompiledHooks,
+  checkerHost,
+  type HookSet,
+  type HookSignatures,
+} from './sandbox/index.ts';
 import { ActionSchema, type ContractNode, JsonSchemaZ } from './spec.ts';
+
+/**
+ * The Contract's hooks and their argument table: the argument each returns (possibly changed) and
+ * where the lazy `state` view goes (always last).
+ */
+export const CONTRACT_HOOKS = {
+  filterAction: { primary: 0, state: 1 },
+  modifyTransition: { primary: 1, state: 2 },
+  filterObservation: { primary: 0, state: 1 },
+} as const satisfies HookSignatures;
+
+export type HookName = keyof typeof CONTRACT_HOOKS;
+export const HOOK_NAMES = Object.keys(CONTRACT_HOOKS) as HookName[];
+
+/**
+ * Compile-checks Contract hook code (the studio editor and EnvRigger call this to show
+ * "line N: message"). Resolves with the hooks the code defines; rejects with HarnessCodeError.
+ */
+export async function compileHooks(code: string): Promise<CompiledHooks> {
+  const set = (await checkerHost()).load(code, { hooks: CONTRACT_HOOKS });
+  const info = set.info;
+  set.dispose();
+  return info;
+}
 
 const BlockedSchema = z.strictObject({ blocked: z.string().min(1) });
 const ObservationSchema = z.object({ text: z.string(), data: JsonSchemaZ.optional() });
@@ -78,7 +107,7 @@ export class ContractLayer extends EnvHarness {
     await this.ctx.sandbox.ready();
     try {
       if (this.hooks?.alive) this.hooks.begin(seed);
-      else this.hooks = this.ctx.sandbox.load(this.node.code, { names: HOOK_NAMES, seed });
+      else this.hooks = this.ctx.sandbox.load(this.node.code, { hooks: CONTRACT_HOOKS, seed });
     } catch (e) {
       throw this.located(e);
     }

@@ -1,68 +1,23 @@
 // The paper's invariants on small deterministic bridges: verifier preserved under every component,
-// set-up steps not counted, components do not commute, Chain success = AND of leg verdicts,
-// spec -> stack -> spec round trip, raw vs filtered records.
+// set-up steps not counted, components do not commute, raw vs filtered records. Chain:
+// chain.test.ts; spec <-> stack round trips: spec-stack.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Action, ActionableEnv, Evaluation } from '../../bridges/core/types.ts';
-import { HarnessCodeError, InvalidSpecError, NotFoundError, StageSetupError } from '../errors.ts';
+import type { Action } from '../../bridges/core/types.ts';
+import { StageSetupError } from '../errors.ts';
 import { legSeed } from './chain.ts';
+import type { HarnessNode } from './index.ts';
 import {
-  CHAIN_MODES,
-  createHarness,
-  type Harness,
-  type HarnessNode,
-  type HarnessSpec,
-  type HarnessStepResult,
-  harnessFromState,
-} from './index.ts';
-import { act, fakeBridges } from './testing/fake-bridges.ts';
-
-const room = (task = 'key-in-box'): HarnessNode => ({ type: 'base', bridge: 'room', task });
-const counter: HarnessNode = { type: 'base', bridge: 'counter', task: 'reach-5' };
-const spec = (env: HarnessNode): HarnessSpec => ({ version: 1, env });
-const add = (n: number): Action => ({ name: 'add', args: { n } });
-
-const BLOCK_TAKE = `export function filterAction(action) {
-  if (String(action.args.command).startsWith('take')) return { blocked: 'Taking is not allowed here.' };
-}`;
-
-/** Hooks that change everything they may change (action, transition, observation, reward). */
-const BUSY_CONTRACT = `
-export function filterAction(action, state) {
-  if (action.args.command === 'grab key') return { name: 'act', args: { command: 'take key' } };
-  return action;
-}
-export function modifyTransition(action, result, state) {
-  return { ...result, reward: 1000, observation: { text: result.observation.text + ' [seen]' } };
-}
-export function filterObservation(observation, state) {
-  return observation.text.toUpperCase();
-}`;
-
-async function build(s: HarnessSpec) {
-  const fakes = fakeBridges();
-  const harness = await createHarness(s, { resolveBridge: fakes.resolveBridge });
-  return { harness, fakes };
-}
-
-/** Replays what actually reached the base env on a fresh raw env: the verifier must agree. */
-async function rawVerdict(
-  fakes: ReturnType<typeof fakeBridges>,
-  bridge: 'room' | 'counter',
-  taskId: string,
-  seed: number,
-  executed: Action[],
-): Promise<Evaluation> {
-  const env: ActionableEnv = await fakes[bridge].create();
-  await env.reset({ taskId, seed });
-  for (const a of executed) await env.step(a);
-  return env.evaluate();
-}
-
-async function run(h: Harness, actions: Action[]) {
-  const records = [];
-  for (const a of actions) records.push((await h.step(a)).record);
-  return records;
-}
+  act,
+  add,
+  BLOCK_TAKE,
+  BUSY_CONTRACT,
+  build,
+  counter,
+  rawVerdict,
+  room,
+  run,
+  spec,
+} from './testing/engine-fixtures.ts';
 
 describe('verifier preserved under every component', () => {
   const stage: HarnessNode = { type: 'stage', actions: [act('look')], env: room() };
@@ -169,6 +124,23 @@ describe('Stage', () => {
     expect(harness.agentSteps).toBe(0);
   });
 
+  it('judges a set-up step by info.invalid, not by the words of the reply', async () => {
+    // A contract under the stage makes `look` read like household's rejection, yet valid; and
+    // marks `open box` invalid although the box opened and the text is ordinary.
+    const code = `export function modifyTransition(action, result) {
+      if (action.args.command === 'look') return { ...result, observation: 'Nothing happens.' };
+      if (action.args.command === 'open box') return { ...result, info: { ...result.info, invalid: true } };
+    }`;
+    const stack = (actions: Action[]) =>
+      build(spec({ type: 'stage', actions, env: { type: 'contract', code, env: room() } }));
+    const ok = await stack([act('look')]);
+    await expect(ok.harness.reset({ seed: 0 })).resolves.toBeDefined();
+    const bad = await stack([act('open box')]);
+    const err = await bad.harness.reset({ seed: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StageSetupError);
+    expect((err as Error).message).toContain('the environment marked it invalid');
+  });
+
   it('is deterministic: the same seed gives the same staged start', async () => {
     const { harness } = await build(
       spec({ type: 'stage', actions: [act('open box')], env: room() }),
@@ -216,308 +188,6 @@ describe('components do not commute', () => {
       expect.objectContaining({ layer: 'env', component: 'contract', what: 'blocked' }),
     ]);
     expect(r.info.invalid).toBe(true);
-  });
-});
-
-describe('Chain', () => {
-  // For every mode: a run where every leg passes, and one where one leg fails.
-  const scripts: Record<string, { pass: Action[]; fail: Action[]; node: HarnessNode }> = {
-    sequential: {
-      node: { type: 'chain', mode: 'sequential', first: room(), second: counter },
-      pass: [
-        act('open box'),
-        act('take key'),
-        act('put key in box'),
-        add(3),
-        add(2),
-        { name: 'stop', args: {} },
-      ],
-      fail: [act('open box'), act('take key'), act('put key in box'), add(9)],
-    },
-    branch: {
-      node: {
-        type: 'chain',
-        mode: 'branch',
-        first: { type: 'stage', actions: [], env: room() },
-        second: counter,
-        remedial: room('hold-coin'),
-      },
-      pass: [
-        act('open box'),
-        act('take key'),
-        act('put key in box'),
-        add(3),
-        add(2),
-        { name: 'stop', args: {} },
-      ],
-      fail: [
-        act('open box'),
-        act('take key'),
-        act('put key in box'),
-        add(1),
-        { name: 'stop', args: {} },
-      ],
-    },
-    switch: {
-      // The condition fires on "box open and something in hand", which may come before the goal.
-      node: {
-        type: 'chain',
-        mode: 'switch',
-        when: 'state.box.open && state.holding !== null',
-        first: room('hold-coin'),
-        second: counter,
-      },
-      pass: [act('open box'), act('take coin'), add(5), { name: 'stop', args: {} }],
-      fail: [act('open box'), act('take key'), add(5), { name: 'stop', args: {} }],
-    },
-    alternate: {
-      node: { type: 'chain', mode: 'alternate', first: room(), second: counter },
-      pass: [
-        act('open box'),
-        add(2),
-        act('take key'),
-        add(3),
-        act('put key in box'),
-        { name: 'stop', args: {} },
-      ],
-      fail: [
-        act('open box'),
-        add(2),
-        act('take key'),
-        { name: 'stop', args: {} },
-        act('put key in box'),
-      ],
-    },
-  };
-
-  it('covers every mode', () => {
-    expect(Object.keys(scripts).sort()).toEqual([...CHAIN_MODES].sort());
-  });
-
-  for (const [mode, s] of Object.entries(scripts)) {
-    it(`${mode}: success = AND of the legs' own verdicts, per-leg verdicts in info and metrics`, async () => {
-      for (const [which, actions] of [
-        ['pass', s.pass],
-        ['fail', s.fail],
-      ] as const) {
-        const { harness } = await build(spec(s.node));
-        await harness.reset({ seed: 0 });
-        let last: HarnessStepResult | undefined;
-        for (const a of actions) last = await harness.step(a);
-        const ev = await harness.evaluate();
-        const legs = Object.keys(ev.metrics).filter((k) => /^leg\d_success$/.test(k));
-        expect(legs.length).toBe(2);
-        const and = legs.every((k) => ev.metrics[k] === 1);
-        expect(ev.success).toBe(and);
-        expect(ev.success).toBe(which === 'pass');
-        if (which === 'fail') expect(legs.some((k) => ev.metrics[k] === 1)).toBe(true);
-        const info = last!.info.harness as {
-          legs: { leg: number; done: boolean; success?: boolean }[];
-        };
-        expect(info.legs.length).toBe(s.node.type === 'chain' && s.node.remedial ? 3 : 2);
-        for (const l of info.legs.filter((x) => x.done)) {
-          expect(ev.metrics[`leg${l.leg}_success`]).toBe(l.success ? 1 : 0);
-        }
-        await harness.close();
-      }
-    });
-  }
-
-  it('branch: a failed first leg goes to the remedial leg, a passed one to the second', async () => {
-    const node: HarnessNode = {
-      type: 'chain',
-      mode: 'branch',
-      first: counter,
-      second: room(),
-      remedial: room('hold-coin'),
-    };
-    const failed = await build(spec(node));
-    await failed.harness.reset({ seed: 0 });
-    const records = await run(failed.harness, [
-      add(1),
-      { name: 'stop', args: {} },
-      act('take coin'),
-    ]);
-    expect(records[1]!.changes[0]).toMatchObject({
-      what: 'switch',
-      note: 'env.first -> env.remedial',
-    });
-    expect(records[2]!.leg).toBe(2);
-    expect(records[2]!.terminated).toBe(true);
-    const ev = await failed.harness.evaluate();
-    expect(ev.metrics).toMatchObject({ leg0_success: 0, leg2_success: 1, legs_in_play: 2 });
-    expect(ev.metrics.leg1_success).toBeUndefined();
-    expect(ev.success).toBe(false);
-
-    const passed = await build(spec(node));
-    await passed.harness.reset({ seed: 0 });
-    const r = await run(passed.harness, [add(5), { name: 'stop', args: {} }]);
-    expect(r[1]!.changes[0]).toMatchObject({ what: 'switch', note: 'env.first -> env.second' });
-    expect(passed.harness.textTool()).toEqual({ name: 'act', arg: 'command' });
-  });
-
-  it('sub-env termination is masked until the last leg ends', async () => {
-    const { harness } = await build(spec(scripts.sequential!.node));
-    await harness.reset({ seed: 0 });
-    const records = await run(harness, scripts.sequential!.pass);
-    expect(records.map((r) => r.terminated)).toEqual([false, false, false, false, false, true]);
-    expect(records.map((r) => r.leg)).toEqual([0, 0, 0, 1, 1, 1]);
-  });
-
-  it('joins two different bridges: tools are the union, the text tool follows the active leg', async () => {
-    const { harness } = await build(
-      spec({
-        type: 'chain',
-        mode: 'sequential',
-        carryContext: true,
-        first: room(),
-        second: counter,
-      }),
-    );
-    await harness.reset({ seed: 0 });
-    expect(
-      harness
-        .tools()
-        .map((t) => t.name)
-        .sort(),
-    ).toEqual(['act', 'add', 'stop']);
-    expect(harness.textTool()).toEqual({ name: 'act', arg: 'command' });
-    await run(harness, [act('open box'), act('take key')]);
-    const r = await harness.step(act('put key in box'));
-    expect(harness.textTool()).toBeUndefined();
-    expect(r.observation.text).toContain(
-      '[Task 1 (put the key in the box) is set aside. Now task 2',
-    );
-    expect(r.observation.text).toContain('The counter shows');
-    expect(r.record.changes.map((c) => c.what)).toEqual(['switch', 'banner']);
-    expect(harness.task().goal).toBe('put the key in the box; then: make the counter exactly 5');
-  });
-
-  it('resets every leg deterministically from the seed', async () => {
-    const { harness, fakes } = await build(
-      spec({ type: 'chain', mode: 'alternate', first: room(), second: counter }),
-    );
-    const a = await harness.reset({ seed: 7 });
-    await harness.step(act('look'));
-    const b = await harness.reset({ seed: 7 });
-    expect(b.observation).toEqual(a.observation);
-    const counterEnv = fakes.counter.created[0]!;
-    expect(counterEnv.getEnvState()).toEqual({ value: 0, target: 5, seed: legSeed(7, 1) });
-    expect(legSeed(7, 1)).not.toBe(7);
-    expect(legSeed(7, 1)).toBe(legSeed(7, 1));
-    expect(legSeed(7, 0)).toBe(7);
-  });
-
-  it('switch: a broken condition is a harness error naming the expression', async () => {
-    await expect(
-      build(
-        spec({
-          type: 'chain',
-          mode: 'switch',
-          when: 'state.holding ===',
-          first: room(),
-          second: counter,
-        }),
-      ),
-    ).rejects.toThrow(/chain at env: switch condition `when`: .*line 1/);
-    const { harness } = await build(
-      spec({
-        type: 'chain',
-        mode: 'switch',
-        when: 'state.nothing.deeper',
-        first: room(),
-        second: counter,
-      }),
-    );
-    await harness.reset({ seed: 0 });
-    const err = await harness.step(act('look')).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HarnessCodeError);
-    expect((err as Error).message).toMatch(
-      /switch condition `when`: hook when failed: line 1, column \d+: TypeError/,
-    );
-  });
-});
-
-describe('spec <-> stack', () => {
-  const nested: HarnessSpec = spec({
-    type: 'chain',
-    mode: 'branch',
-    carryContext: false,
-    first: {
-      type: 'contract',
-      code: BLOCK_TAKE,
-      env: {
-        type: 'stage',
-        actions: [act('open box'), { name: 'act', args: { command: 'look', extra: [1, null] } }],
-        env: room(),
-      },
-    },
-    second: {
-      type: 'chain',
-      mode: 'switch',
-      when: 'state.value > 2',
-      first: counter,
-      second: room('hold-coin'),
-    },
-    remedial: { type: 'stage', actions: [], env: room('clean-key') },
-  });
-
-  it('round-trips exactly, nested chains included', async () => {
-    const { harness } = await build(nested);
-    expect(harness.toSpec()).toEqual(nested);
-    expect(JSON.parse(JSON.stringify(harness.toSpec()))).toEqual(
-      JSON.parse(JSON.stringify(nested)),
-    );
-    expect(harness.spec).toEqual(nested);
-    // Order is preserved: swapping stage and contract gives another spec and another stack.
-    const swapped = spec({
-      type: 'stage',
-      actions: [act('open box')],
-      env: { type: 'contract', code: BLOCK_TAKE, env: room() },
-    });
-    const other = await build(swapped);
-    expect(other.harness.toSpec()).toEqual(swapped);
-    expect(other.harness.toSpec()).not.toEqual(harness.toSpec());
-  });
-
-  it('saveState -> harnessFromState continues where it stopped', async () => {
-    const { harness, fakes } = await build(nested);
-    await harness.reset({ seed: 2 });
-    await run(harness, [act('look')]);
-    const snapshot = await harness.saveState();
-    const copy = await harnessFromState(snapshot, { resolveBridge: fakes.resolveBridge });
-    expect(copy.agentSteps).toBe(1);
-    expect(copy.getEnvState()).toEqual(harness.getEnvState());
-    expect(copy.observe()).toEqual(harness.observe());
-  });
-
-  it('fails at creation on unknown bridges, tasks and broken hook code', async () => {
-    await expect(build(spec({ type: 'base', bridge: 'nope', task: 'x' }))).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
-    await expect(build(spec(room('nope')))).rejects.toThrow(
-      /env: unknown task 'nope' for bridge 'room'/,
-    );
-    const err = await build(
-      spec({
-        type: 'chain',
-        mode: 'sequential',
-        first: room(),
-        second: {
-          type: 'contract',
-          code: 'function filterAction(a) {\n  return a +;\n}',
-          env: room(),
-        },
-      }),
-    ).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HarnessCodeError);
-    expect((err as HarnessCodeError).message).toMatch(
-      /^contract at env\.second: hook code does not compile/,
-    );
-    expect((err as HarnessCodeError).line).toBe(2);
-    await expect(
-      build({ version: 1, env: { type: 'chain', mode: 'branch', first: room(), second: room() } }),
-    ).rejects.toBeInstanceOf(InvalidSpecError);
   });
 });
 

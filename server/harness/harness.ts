@@ -4,24 +4,18 @@
 import type {
   Action,
   ActionableEnv,
-  Bridge,
+  BridgeResolver,
   EnvSnapshot,
-  Evaluation,
   Json,
-  JsonSchema,
-  Observation,
   ResetResult,
   StepResult,
-  TaskFilter,
   TaskInfo,
-  ToolSpec,
 } from '../../bridges/core/types.ts';
-import '../bridges.ts';
-import { bridgeNames, getBridge } from '../../bridges/index.ts';
 import { HarnessCodeError, InvalidInputError, NotFoundError } from '../errors.ts';
 import { BaseLayer } from './base.ts';
-import { ChainLayer } from './chain.ts';
-import { ContractLayer } from './contract.ts';
+import { ChainLayer, WHEN_HOOK, whenSource } from './chain.ts';
+import { CONTRACT_HOOKS, ContractLayer } from './contract.ts';
+import { DelegatingEnv } from './delegate.ts';
 import {
   type HarnessLayer,
   SPEC_TASK,
@@ -30,20 +24,17 @@ import {
   type TextTool,
 } from './layer.ts';
 import { nodePaths, parseSpec } from './parse.ts';
-import {
-  acquireSandboxHost,
-  HOOK_NAMES,
-  releaseSandboxHost,
-  type SandboxLimits,
-  whenSource,
-} from './sandbox.ts';
+import { acquireSandboxHost, releaseSandboxHost, type SandboxLimits } from './sandbox/index.ts';
 import type { HarnessNode, HarnessSpec } from './spec.ts';
 import { StageLayer } from './stage.ts';
 import type { StepRecord } from './types.ts';
 
 export interface HarnessOptions {
-  /** Where bridges come from; the registry by default (tests pass fakes). */
-  resolveBridge?: (name: string) => Promise<Bridge | undefined>;
+  /**
+   * Where bridges come from. Required: the engine knows no registry. The server passes
+   * `configuredBridges()` (server/bridges.ts), tests their fakes.
+   */
+  bridges: BridgeResolver;
   limits?: Partial<SandboxLimits>;
 }
 
@@ -69,15 +60,15 @@ async function build(
   node: HarnessNode,
   path: string,
   ctx: StackContext,
-  resolve: (name: string) => Promise<Bridge | undefined>,
+  bridges: BridgeResolver,
   created: HarnessLayer[],
 ): Promise<HarnessLayer> {
   switch (node.type) {
     case 'base': {
-      const bridge = await resolve(node.bridge);
+      const bridge = await bridges.get(node.bridge);
       if (!bridge) {
         throw new NotFoundError(
-          `${path}: unknown bridge '${node.bridge}' (known: ${bridgeNames().join(', ') || 'none'})`,
+          `${path}: unknown bridge '${node.bridge}' (known: ${bridges.names().join(', ') || 'none'})`,
         );
       }
       const task = await bridge.getTask(node.task);
@@ -89,7 +80,7 @@ async function build(
     }
     case 'stage':
       return new StageLayer(
-        await build(node.env, `${path}.env`, ctx, resolve, created),
+        await build(node.env, `${path}.env`, ctx, bridges, created),
         path,
         ctx,
         node,
@@ -97,21 +88,21 @@ async function build(
     case 'contract': {
       // Compile now so a broken contract fails at creation, with its line, not mid-rollout.
       try {
-        ctx.sandbox.load(node.code, { names: HOOK_NAMES }).dispose();
+        ctx.sandbox.load(node.code, { hooks: CONTRACT_HOOKS }).dispose();
       } catch (e) {
         if (e instanceof HarnessCodeError) {
           throw new HarnessCodeError(`contract at ${path}: ${e.message}`, e.hook, e.line, e.column);
         }
         throw e;
       }
-      const inner = await build(node.env, `${path}.env`, ctx, resolve, created);
+      const inner = await build(node.env, `${path}.env`, ctx, bridges, created);
       return new ContractLayer(inner, path, ctx, node);
     }
     case 'chain': {
       if (node.when !== undefined) {
         const { code, columnShift, lines } = whenSource(node.when);
         try {
-          ctx.sandbox.load(code, { names: ['when'], columnShift, lines }).dispose();
+          ctx.sandbox.load(code, { hooks: WHEN_HOOK, columnShift, lines }).dispose();
         } catch (e) {
           if (e instanceof HarnessCodeError) {
             throw new HarnessCodeError(
@@ -124,16 +115,16 @@ async function build(
           throw e;
         }
       }
-      const legs = [await build(node.first, `${path}.first`, ctx, resolve, created)];
-      legs.push(await build(node.second, `${path}.second`, ctx, resolve, created));
+      const legs = [await build(node.first, `${path}.first`, ctx, bridges, created)];
+      legs.push(await build(node.second, `${path}.second`, ctx, bridges, created));
       if (node.remedial)
-        legs.push(await build(node.remedial, `${path}.remedial`, ctx, resolve, created));
+        legs.push(await build(node.remedial, `${path}.remedial`, ctx, bridges, created));
       return new ChainLayer(legs, path, ctx, node);
     }
   }
 }
 
-class HarnessImpl implements Harness {
+class HarnessImpl extends DelegatingEnv<HarnessLayer> implements Harness {
   private steps = 0;
   private broken: HarnessCodeError | undefined;
   private lastReset: HarnessResetOptions | undefined;
@@ -145,11 +136,10 @@ class HarnessImpl implements Harness {
     readonly spec: HarnessSpec,
     private readonly root: HarnessLayer,
     private readonly ctx: StackContext,
-  ) {}
-
-  get envType(): string {
-    return this.root.envType;
+  ) {
+    super(root);
   }
+
   get agentSteps(): number {
     return this.steps;
   }
@@ -162,11 +152,8 @@ class HarnessImpl implements Harness {
   textTool(): TextTool | undefined {
     return this.root.textTool();
   }
-  listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
-    return this.root.listTasks(filter);
-  }
 
-  async reset(o: HarnessResetOptions): Promise<ResetResult> {
+  override async reset(o: HarnessResetOptions): Promise<ResetResult> {
     if (!Number.isInteger(o.seed))
       throw new InvalidInputError(`seed must be an integer, got ${o.seed}`);
     this.broken = undefined;
@@ -187,7 +174,7 @@ class HarnessImpl implements Harness {
     };
   }
 
-  async step(action: Action): Promise<HarnessStepResult> {
+  override async step(action: Action): Promise<HarnessStepResult> {
     if (this.broken) {
       throw new HarnessCodeError(
         `this episode already ended with a hook error (${this.broken.message}); reset first`,
@@ -227,24 +214,8 @@ class HarnessImpl implements Harness {
     return { ...result, record };
   }
 
-  observe(): Observation {
-    return this.root.observe();
-  }
-  evaluate(): Promise<Evaluation> {
-    return this.root.evaluate();
-  }
-  getEnvState(): Json {
-    return this.root.getEnvState();
-  }
-  stateSchema(): JsonSchema {
-    return this.root.stateSchema();
-  }
-  tools(): ToolSpec[] {
-    return this.root.tools();
-  }
-
   /** Reset parameters + the agent's actions: rebuild with harnessFromState(). */
-  async saveState(): Promise<EnvSnapshot> {
+  override async saveState(): Promise<EnvSnapshot> {
     const reset = this.lastReset ?? { seed: 0 };
     return {
       envType: `harness:${this.root.envType}`,
@@ -254,7 +225,7 @@ class HarnessImpl implements Harness {
     };
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.root.close();
@@ -263,10 +234,10 @@ class HarnessImpl implements Harness {
 }
 
 /** Builds the stack; validates bridges and tasks (NotFoundError) and hook code (HarnessCodeError). */
-export async function createHarness(
-  input: HarnessSpec,
-  options: HarnessOptions = {},
-): Promise<Harness> {
+export async function createHarness(input: HarnessSpec, options: HarnessOptions): Promise<Harness> {
+  if (!options?.bridges) {
+    throw new TypeError('createHarness needs a bridge resolver: createHarness(spec, { bridges })');
+  }
   const spec = parseSpec(input);
   const ctx: StackContext = { trace: new StepTrace(), sandbox: acquireSandboxHost(options.limits) };
   // A wasm instance (and the one-off compile) only for stacks that run code.
@@ -276,7 +247,7 @@ export async function createHarness(
   if (runsCode) await ctx.sandbox.ready();
   const created: HarnessLayer[] = [];
   try {
-    const root = await build(spec.env, 'env', ctx, options.resolveBridge ?? getBridge, created);
+    const root = await build(spec.env, 'env', ctx, options.bridges, created);
     return new HarnessImpl(spec, root, ctx);
   } catch (e) {
     for (const leaf of created) await leaf.close();
@@ -288,7 +259,7 @@ export async function createHarness(
 /** Rebuilds a harness from saveState(): same spec, same reset, the agent's actions replayed. */
 export async function harnessFromState(
   snapshot: EnvSnapshot,
-  options: HarnessOptions = {},
+  options: HarnessOptions,
 ): Promise<Harness> {
   const state = snapshot.state;
   const spec =

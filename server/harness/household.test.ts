@@ -2,11 +2,14 @@
 // Stage hides the mug, Contract keeps two sentences per observation and refuses `clean` unless the
 // object is held, Chain appends a heat-the-potato task. Plus a household -> toy24 chain.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolverOf } from '../../bridges/core/capabilities.ts';
 import type { HouseholdStateView } from '../../bridges/household/index.ts';
 import { householdBridge, oraclePlan } from '../../bridges/household/index.ts';
 import { toy24Bridge } from '../../bridges/toy24/index.ts';
 import { createHarness, type Harness } from './index.ts';
 import { act, findMugScene, type MugScene, mugSpec, potatoTaskId } from './testing/mug-example.ts';
+
+const bridges = resolverOf([householdBridge, toy24Bridge]);
 
 let scene: MugScene;
 let potato: string;
@@ -26,7 +29,7 @@ async function play(h: Harness, commands: string[]) {
 
 describe('the mug example: chain(contract(stage(household)), household)', () => {
   it('stages the hidden mug before the first agent step, without counting the set-up', async () => {
-    const h = await createHarness(mugSpec(scene, potato));
+    const h = await createHarness(mugSpec(scene, potato), { bridges });
     const start = await h.reset({ seed: scene.seed });
     expect(h.agentSteps).toBe(0);
     const mug = view(h).objects.find((o) => o.name === scene.mug)!;
@@ -41,7 +44,7 @@ describe('the mug example: chain(contract(stage(household)), household)', () => 
   });
 
   it('refuses `clean` unless the object is held, and truncates observations', async () => {
-    const h = await createHarness(mugSpec(scene, potato));
+    const h = await createHarness(mugSpec(scene, potato), { bridges });
     await h.reset({ seed: scene.seed });
     const [blocked, , arrive] = await play(h, [
       `clean ${scene.mug} with sinkbasin 1`,
@@ -73,7 +76,7 @@ describe('the mug example: chain(contract(stage(household)), household)', () => 
   });
 
   it('a scripted run that solves both tasks succeeds, with both legs passing', async () => {
-    const h = await createHarness(mugSpec(scene, potato));
+    const h = await createHarness(mugSpec(scene, potato), { bridges });
     await h.reset({ seed: scene.seed });
     const first = oraclePlan(view(h));
     expect(first).toContain(`open ${scene.hideIn}`);
@@ -113,7 +116,7 @@ describe('the mug example: chain(contract(stage(household)), household)', () => 
   });
 
   it('a run that fails the second leg fails the composite, with per-leg verdicts', async () => {
-    const h = await createHarness(mugSpec(scene, potato));
+    const h = await createHarness(mugSpec(scene, potato), { bridges });
     await h.reset({ seed: scene.seed });
     await play(h, oraclePlan(view(h)));
     // Place the potato without heating it.
@@ -134,15 +137,18 @@ describe('chains across bridges', () => {
     const toyTask =
       (await toy24Bridge.listTasks({})).find((t) => t.id === '1-2-3-4') ??
       (await toy24Bridge.listTasks({}))[0]!;
-    const h = await createHarness({
-      version: 1,
-      env: {
-        type: 'chain',
-        mode: 'sequential',
-        first: { type: 'base', bridge: 'household', task: scene.taskId },
-        second: { type: 'base', bridge: 'toy24', task: toyTask.id },
+    const h = await createHarness(
+      {
+        version: 1,
+        env: {
+          type: 'chain',
+          mode: 'sequential',
+          first: { type: 'base', bridge: 'household', task: scene.taskId },
+          second: { type: 'base', bridge: 'toy24', task: toyTask.id },
+        },
       },
-    });
+      { bridges },
+    );
     await h.reset({ seed: 3 });
     const names = h.tools().map((t) => t.name);
     expect(names).toEqual(

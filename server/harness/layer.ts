@@ -1,23 +1,10 @@
-// The decorator every harness component derives from (PAPERS.md appendix C): an EnvHarness *is*
-// an ActionableEnv and holds one; by default it delegates every method; a component overrides
-// only what it changes. Layers are named by their node path in the spec (`env`, `env.env`,
-// `env.first`, ...), and report what they changed to the StepTrace shared by the stack.
-import type {
-  Action,
-  ActionableEnv,
-  EnvSnapshot,
-  Evaluation,
-  Json,
-  JsonSchema,
-  Observation,
-  ResetOptions,
-  ResetResult,
-  StepResult,
-  TaskFilter,
-  TaskInfo,
-  ToolSpec,
-} from '../../bridges/core/types.ts';
-import type { SandboxHost } from './sandbox.ts';
+// What the layers of a stack share: the component base class (an EnvHarness is the delegating
+// decorator of delegate.ts that knows its place in the spec), the StepTrace every layer reports its
+// changes to, and the stack context. Layers are named by their node path in the spec (`env`,
+// `env.env`, `env.first`, ...).
+import type { Action, ActionableEnv, Observation, TaskInfo } from '../../bridges/core/types.ts';
+import { DelegatingEnv } from './delegate.ts';
+import type { SandboxHost } from './sandbox/index.ts';
 import type { HarnessNode } from './spec.ts';
 import type { LayerChange } from './types.ts';
 
@@ -59,53 +46,17 @@ export interface HarnessLayer extends ActionableEnv {
  */
 export const SPEC_TASK = '';
 
-export abstract class EnvHarness implements HarnessLayer {
+export abstract class EnvHarness extends DelegatingEnv<HarnessLayer> implements HarnessLayer {
   constructor(
-    protected readonly inner: HarnessLayer,
+    inner: HarnessLayer,
     readonly path: string,
     protected readonly ctx: StackContext,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   abstract toNode(): HarnessNode;
 
-  /** The layer calls go to; a Chain points it at its active leg. */
-  protected target(): HarnessLayer {
-    return this.inner;
-  }
-
-  get envType(): string {
-    return this.target().envType;
-  }
-  listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
-    return this.target().listTasks(filter);
-  }
-  reset(options: ResetOptions): Promise<ResetResult> {
-    return this.target().reset(options);
-  }
-  step(action: Action): Promise<StepResult> {
-    return this.target().step(action);
-  }
-  observe(): Observation {
-    return this.target().observe();
-  }
-  evaluate(): Promise<Evaluation> {
-    return this.target().evaluate();
-  }
-  getEnvState(): Json {
-    return this.target().getEnvState();
-  }
-  stateSchema(): JsonSchema {
-    return this.target().stateSchema();
-  }
-  tools(): ToolSpec[] {
-    return this.target().tools();
-  }
-  saveState(): Promise<EnvSnapshot> {
-    return this.target().saveState();
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
   textTool(): TextTool | undefined {
     return this.target().textTool();
   }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessCodeError } from '../errors.ts';
 import { compileHooks, compileWhen, createHarness, type HarnessSpec } from './index.ts';
-import { MAX_HOOK_REPLY_BYTES, prepareHookSource } from './sandbox.ts';
+import { MAX_HOOK_REPLY_BYTES, prepareHookSource } from './sandbox/index.ts';
 import { act, fakeBridges } from './testing/fake-bridges.ts';
 
 const contract = (code: string): HarnessSpec => ({
@@ -12,7 +12,7 @@ const contract = (code: string): HarnessSpec => ({
 });
 
 async function harnessFor(code: string) {
-  return createHarness(contract(code), { resolveBridge: fakeBridges().resolveBridge });
+  return createHarness(contract(code), { bridges: fakeBridges().bridges });
 }
 
 async function codeError(p: Promise<unknown>): Promise<HarnessCodeError> {

@@ -12,16 +12,17 @@ import { StageSetupError } from '../errors.ts';
 import { describeAction, EnvHarness, type HarnessLayer, type StackContext } from './layer.ts';
 import type { StageNode } from './spec.ts';
 
-const NOTHING_HAPPENS = 'Nothing happens.';
-
-/** Why a set-up step counts as rejected, or undefined when it was accepted. */
+/**
+ * Why a set-up step counts as rejected, or undefined when it was accepted. Whether the environment
+ * rejected an action is the bridge's word (`info.invalid`, checked by the contract suite), never
+ * its reply text.
+ */
 function rejection(result: StepResult): string | undefined {
   const harness = result.info.harness;
   if (harness && typeof harness === 'object' && !Array.isArray(harness) && harness.blocked) {
     return `blocked by a harness layer: ${String(harness.blocked)}`;
   }
   if (result.info.invalid === true) return 'the environment marked it invalid';
-  if (result.observation.text.trim() === NOTHING_HAPPENS) return 'the environment did nothing';
   if (result.terminated || result.truncated) return 'it ended the episode';
   return undefined;
 }

@@ -2,7 +2,7 @@
 // runs one job at a time and posts back its value or a serialised error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWireError } from '../errors.ts';
-import { attachWatchdog } from './sandbox.ts';
+import { attachWatchdog } from './sandbox/index.ts';
 
 type Handler = (input: unknown) => Promise<unknown>;
 

@@ -11,7 +11,7 @@ import {
   KindedError,
   type WireError,
 } from '../errors.ts';
-import { readWatchdog, WATCHDOG_BYTES } from './sandbox.ts';
+import { readWatchdog, WATCHDOG_BYTES } from './sandbox/index.ts';
 
 /**
  * A worker died under a job (watchdog kill, crash, out of heap). What runs in these threads is the

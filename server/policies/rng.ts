@@ -1,16 +1,8 @@
 // Seeded randomness for scripted policies: same seed -> same choices, independent of Math.random.
+import { mulberry32 } from '../../bridges/core/rng.ts';
 
-/** mulberry32: tiny, fast, good enough for tie-breaking and shuffles. */
-export function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (bridges/core): tiny, fast, good enough for tie-breaking and shuffles. */
+export const createRng: (seed: number) => () => number = mulberry32;
 
 /** Mixes a label into a seed so two policies with the same seed do not make correlated choices. */
 export function mixSeed(seed: number, label: string): number {

@@ -2,6 +2,7 @@
 // Stage set-up must replay on every seed it will be validated on. The error comes back worded so a
 // designer (rule-based or LLM) can repair the candidate.
 import type { Action } from '../../bridges/core/types.ts';
+import { configuredBridges } from '../bridges.ts';
 import { DomainError, HarnessCodeError, StageSetupError } from '../errors.ts';
 import { createHarness, parseSpec } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -31,7 +32,7 @@ export async function preflight(
   let harness: Awaited<ReturnType<typeof createHarness>> | undefined;
   try {
     const parsed = parseSpec(spec);
-    harness = await createHarness(parsed);
+    harness = await createHarness(parsed, { bridges: configuredBridges() });
     for (const seed of seeds) await harness.reset({ seed, taskId });
     return undefined;
   } catch (e) {
@@ -48,7 +49,7 @@ export async function tryActions(
   seed: number,
   actions: Action[],
 ): Promise<TryResult[]> {
-  const harness = await createHarness(parseSpec(spec));
+  const harness = await createHarness(parseSpec(spec), { bridges: configuredBridges() });
   try {
     await harness.reset({ seed, taskId });
     const out: TryResult[] = [];
@@ -56,7 +57,7 @@ export async function tryActions(
       const r = await harness.step(a);
       out.push({
         text: r.observation.text,
-        invalid: r.record.invalid || r.observation.text.trim() === 'Nothing happens.',
+        invalid: r.record.invalid,
         ...(r.info.admissibleCommands ? { admissible: r.info.admissibleCommands } : {}),
       });
     }
@@ -67,7 +68,7 @@ export async function tryActions(
 }
 
 export async function initialState(spec: HarnessSpec, taskId: string, seed: number) {
-  const harness = await createHarness(parseSpec(spec));
+  const harness = await createHarness(parseSpec(spec), { bridges: configuredBridges() });
   try {
     await harness.reset({ seed, taskId });
     return harness.getEnvState();

@@ -2,7 +2,8 @@
 // Every rig, diagnosis, candidate, validation run and decision is persisted as it happens, so the
 // studio can follow a rig live and a crashed rig still shows how far it got.
 import { z } from 'zod';
-import type { Json } from '../../bridges/core/types.ts';
+import { pinTask } from '../../bridges/core/capabilities.ts';
+import type { Bridge, Json } from '../../bridges/core/types.ts';
 import { getBridge } from '../../bridges/index.ts';
 import type { Db } from '../db/index.ts';
 import { DomainError, NotFoundError, parseInput } from '../errors.ts';
@@ -38,7 +39,7 @@ export const RigInputSchema = z.object({
   maxSteps: z.number().int().min(1).max(10_000).default(50),
   /** First baseline seed; validations use fresh seeds after the baseline's. */
   seed: z.number().int().min(0).default(0),
-  /** household: the scene every rollout of the rig plays (see bridges/household `@scene<N>`). */
+  /** The start state every rollout of the rig plays, for bridges that can pin one (Bridge.pinTask). */
   scene: z.number().int().min(0).default(0),
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Policy options for every rollout (e.g. skill tags); rounds add the lessons of earlier rounds. */
@@ -120,10 +121,12 @@ function validationSummary(batch: Batch): ValidationSummary {
   };
 }
 
-/** Household rigs play one fixed scene so a Stage written against it replays under every seed. */
-export function rigTaskId(bridge: string, task: string, scene: number): string {
-  if (bridge !== 'household' || /@scene\d+/.test(task)) return task;
-  return `${task}@scene${scene}`;
+/**
+ * A rig plays one start state of its task (the bridge's pinTask capability; household: one fixed
+ * scene), so a Stage written against it replays under every seed.
+ */
+export function rigTaskId(bridge: Bridge, task: string, scene: number): string {
+  return pinTask(bridge, task, scene);
 }
 
 export async function runRig(
@@ -138,7 +141,7 @@ export async function runRig(
   const bridgeName = input.task.slice(0, sep);
   const bridge = await getBridge(bridgeName);
   if (!bridge) throw new NotFoundError(`unknown bridge '${bridgeName}'`);
-  const taskId = rigTaskId(bridgeName, input.task.slice(sep + 1), input.scene);
+  const taskId = rigTaskId(bridge, input.task.slice(sep + 1), input.scene);
   const task = await bridge.getTask(taskId);
   if (!task) throw new NotFoundError(`unknown task '${taskId}' for bridge '${bridgeName}'`);
   const baseSpec: HarnessSpec = {

@@ -2,6 +2,8 @@
 // as it exists), read a rig with its diagnoses, candidates and decisions, list rigs, and record a
 // person's approval or rejection of a candidate whatever the automatic decision was.
 
+import { displayTaskId } from '../../bridges/core/capabilities.ts';
+import { configuredBridges } from '../bridges.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { parseSpec } from '../harness/index.ts';
@@ -50,6 +52,8 @@ export interface RigView {
   id: string;
   bridge: string;
   taskId: string;
+  /** The task as people read it (Bridge.displayTaskId): `taskId` without a pinned scene. */
+  displayTaskId: string;
   policy: string;
   designer: string;
   k: number;
@@ -93,6 +97,7 @@ export async function getRig(db: Db, id: string): Promise<RigView> {
     id: rig.id,
     bridge: rig.bridge,
     taskId: rig.taskId,
+    displayTaskId: await shownTaskId(rig.bridge, rig.taskId),
     policy: rig.policy,
     designer: rig.designer,
     k: rig.k,
@@ -168,8 +173,12 @@ export async function listRigs(
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
-function stripScene(task: string): string {
-  return task.replace(/@scene\d+$/, '');
+/** A rig's task as people read it (the bridge's displayTaskId capability: without a pinned scene). */
+async function shownTaskId(bridgeName: string, taskId: string): Promise<string> {
+  const bridge = await configuredBridges()
+    .get(bridgeName)
+    .catch(() => undefined);
+  return displayTaskId(bridge, taskId);
 }
 
 export interface ReviewResult {
@@ -248,7 +257,7 @@ export async function reviewCandidate(
         })
       : (
           await createHarnessWithVersion(db, {
-            name: `EnvRigger: ${stripScene(c.rig.taskId)} vs ${c.rig.policy}`,
+            name: `EnvRigger: ${await shownTaskId(c.rig.bridge, c.rig.taskId)} vs ${c.rig.policy}`,
             spec,
             versionName,
             note,
@@ -256,7 +265,7 @@ export async function reviewCandidate(
             createdBy: input.by,
             projectId: input.projectId ?? c.rig.projectId,
             // Filed under the benchmark task (the spec itself keeps the pinned scene).
-            taskId: stripScene(c.rig.taskId),
+            taskId: await shownTaskId(c.rig.bridge, c.rig.taskId),
           })
         ).version;
     versionId = version.id;

@@ -101,7 +101,7 @@ export type RigConstraints = z.infer<typeof RigConstraintsSchema>;
 /** What a designer may look at: the task, the environment's interface, trajectories, earlier attempts. */
 export interface DesignContext {
   bridge: string;
-  /** The task id the rig runs on (household: scene-pinned, e.g. `<id>@scene0`). */
+  /** The task id the rig runs on, pinned to one start state (Bridge.pinTask; household `<id>@scene0`). */
   taskId: string;
   task: TaskInfo;
   baseSpec: HarnessSpec;

@@ -3,6 +3,7 @@
 // recorded as a harness error, never the process).
 import { fileURLToPath } from 'node:url';
 import { getBridge } from '../../bridges/index.ts';
+import { configuredBridges } from '../bridges.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { createHarness, nodePaths } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -26,7 +27,7 @@ export async function validateRun(
       `policy '${policyId}' is played interactively (harness play), not in rollouts`,
     );
   }
-  const harness = await createHarness(spec);
+  const harness = await createHarness(spec, { bridges: configuredBridges() });
   try {
     // A Stage set-up action the environment rejects is an error before any rollout (DESIGN), so
     // replay the set-ups once. Only for stacks without hook code: a hostile hook must run in a

@@ -315,9 +315,14 @@ export async function runEpisodeWith(
 
 /** The episode runner over the real harness engine and policy registry. */
 export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
-  const [{ createHarness }, { getPolicy }] = await Promise.all([
+  const [{ createHarness }, { getPolicy }, { configuredBridges }] = await Promise.all([
     import('../harness/index.ts'),
     import('../policies/index.ts'),
+    import('../bridges.ts'),
   ]);
-  return runEpisodeWith({ createHarness, getPolicy }, input);
+  const bridges = configuredBridges();
+  return runEpisodeWith(
+    { createHarness: (spec) => createHarness(spec, { bridges }), getPolicy },
+    input,
+  );
 }

@@ -4,6 +4,7 @@
 // scaffold"), the other second; the caller validates each on K fresh rollouts and keeps the first
 // whose success rate falls in the target band (`validateCandidate`). Harder: a Stage hides every
 // target object in a closed receptacle. Scaffold: a Stage pre-completes the plan up to placing.
+import { pinTask } from '../../bridges/core/capabilities.ts';
 import type { Action } from '../../bridges/core/types.ts';
 import { canHold } from '../../bridges/household/data.ts';
 import { oraclePlan } from '../../bridges/household/oracle.ts';
@@ -85,7 +86,7 @@ export async function templateCandidate(
   if (bridgeName !== 'household') return undefined;
   const bridge = await getBridge(bridgeName);
   if (!bridge) return undefined;
-  const pinned = `${taskId}@scene${seed}`;
+  const pinned = pinTask(bridge, taskId, seed);
   const env = await bridge.create();
   try {
     await env.reset({ taskId: pinned, seed });

@@ -116,6 +116,8 @@ describe('rigs router: a person reviews a candidate', () => {
 
     // The rig page shows where each candidate went in the library.
     const view = await caller.rigs.byId({ id: rig.id });
+    // The task as people read it comes from the bridge (displayTaskId), the pinned id stays.
+    expect(view).toMatchObject({ taskId: 'eval_seen-004@scene0', displayTaskId: 'eval_seen-004' });
     const byId = new Map(view.candidates.map((c) => [c.id, c]));
     expect(byId.get(first.id)?.library).toEqual({
       harnessId: r1.harnessId,

@@ -1,5 +1,7 @@
 // Two tiny deterministic bridges for engine tests that must not depend on the real benchmarks:
 // `room` (one text tool `act`, ALFWorld-like feedback) and `counter` (structured tools).
+
+import { resolverOf } from '../../../bridges/core/capabilities.ts';
 import type {
   Action,
   ActionableEnv,
@@ -287,11 +289,7 @@ function makeBridge(
 export function fakeBridges() {
   const room = makeBridge('room', ROOM_TASKS, () => new RoomEnv(), { name: 'act', arg: 'command' });
   const counter = makeBridge('counter', COUNTER_TASKS, () => new CounterEnv());
-  const all = new Map<string, Bridge>([
-    ['room', room],
-    ['counter', counter],
-  ]);
-  return { room, counter, resolveBridge: async (name: string) => all.get(name) };
+  return { room, counter, bridges: resolverOf([room, counter]) };
 }
 
 export const act = (command: string): Action => ({ name: 'act', args: { command } });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { allTasks } from '../../../bridges/code-repair/index.ts';
 import { codeRepairTemplateSpec } from '../../../bridges/code-repair/templates/index.ts';
+import { registryBridges } from '../../../bridges/index.ts';
 import { createHarness, type HarnessSpec } from '../../harness/index.ts';
 
 const task = allTasks().find((t) => t.id === 'interval__wrong-function-L98')!;
@@ -10,7 +11,9 @@ const fix = { path: task.file, old: task.after[0]!, new: task.before[0]! };
 
 describe('code-repair harness templates', () => {
   it('require-failing-test-run blocks submit until the failing test ran', async () => {
-    const h = await createHarness(codeRepairTemplateSpec(task.id, ['require-failing-test-run']));
+    const h = await createHarness(codeRepairTemplateSpec(task.id, ['require-failing-test-run']), {
+      bridges: registryBridges,
+    });
     await h.reset({ seed: 0 });
     const early = await h.step({ name: 'submit', args: {} });
     expect(early.observation.text).toBe(
@@ -33,7 +36,9 @@ describe('code-repair harness templates', () => {
   });
 
   it('broken-test-entry-point fails run_tests without a file; with a file it works', async () => {
-    const h = await createHarness(codeRepairTemplateSpec(task.id, ['broken-test-entry-point']));
+    const h = await createHarness(codeRepairTemplateSpec(task.id, ['broken-test-entry-point']), {
+      bridges: registryBridges,
+    });
     await h.reset({ seed: 0 });
     const broken = await h.step({ name: 'run_tests', args: {} });
     expect(broken.observation.text).toMatch(/Cannot find module '.\/test\/index.js'/);
@@ -46,6 +51,7 @@ describe('code-repair harness templates', () => {
   it('no-bulk-edits refuses replace_all and multi-line rewrites, allows a one-line fix', async () => {
     const h = await createHarness(
       codeRepairTemplateSpec(task.id, ['no-bulk-edits', 'require-failing-test-run']),
+      { bridges: registryBridges },
     );
     await h.reset({ seed: 0 });
     const all = await h.step({
@@ -73,7 +79,7 @@ describe('code-repair harness templates', () => {
         env: { type: 'base', bridge: 'code-repair', task: task.id },
       },
     };
-    const h = await createHarness(spec);
+    const h = await createHarness(spec, { bridges: registryBridges });
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
     expect(h.getEnvState()).toMatchObject({ testRunCount: 1, failingTests: task.visibleFailing });
@@ -81,15 +87,18 @@ describe('code-repair harness templates', () => {
   });
 
   it('Chain: a repair then a toy24 game; the composite needs both verdicts', async () => {
-    const h = await createHarness({
-      version: 1,
-      env: {
-        type: 'chain',
-        mode: 'sequential',
-        first: { type: 'base', bridge: 'code-repair', task: task.id },
-        second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+    const h = await createHarness(
+      {
+        version: 1,
+        env: {
+          type: 'chain',
+          mode: 'sequential',
+          first: { type: 'base', bridge: 'code-repair', task: task.id },
+          second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+        },
       },
-    });
+      { bridges: registryBridges },
+    );
     await h.reset({ seed: 0 });
     await h.step({ name: 'edit', args: fix });
     await h.step({ name: 'submit', args: {} });

@@ -2,7 +2,7 @@
 // wrap it through the harness engine like any local bridge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bridge } from '../../../bridges/core/types.ts';
-import { getBridge } from '../../../bridges/index.ts';
+import { bridgeNames, getBridge } from '../../../bridges/index.ts';
 import {
   createRemoteBridge,
   type ReferenceServer,
@@ -14,7 +14,10 @@ import { play } from '../testing/play.ts';
 
 let server: ReferenceServer;
 let bridge: Bridge;
-const resolveBridge = async (name: string) => (name === 'remote' ? bridge : getBridge(name));
+const bridges = {
+  get: async (name: string) => (name === 'remote' ? bridge : getBridge(name)),
+  names: bridgeNames,
+};
 const base: HarnessNode = { type: 'base', bridge: 'remote', task: '1-2-3-4' };
 const combine = (a: number | string, op: string, b: number | string) => ({
   name: 'combine',
@@ -51,7 +54,7 @@ describe('remote under the harness engine', () => {
   it('Stage replays set-up moves on the remote episode without counting them', async () => {
     const h = await createHarness(
       { version: 1, env: { type: 'stage', actions: [combine(1, '*', 2)], env: base } },
-      { resolveBridge },
+      { bridges },
     );
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
@@ -70,7 +73,7 @@ describe('remote under the harness engine', () => {
     }`;
     const h = await createHarness(
       { version: 1, env: { type: 'contract', code, env: base } },
-      { resolveBridge },
+      { bridges },
     );
     await h.reset({ seed: 0 });
     const r = await h.step(combine(1, '*', 2));
@@ -91,7 +94,7 @@ describe('remote under the harness engine', () => {
           second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
         },
       },
-      { resolveBridge },
+      { bridges },
     );
     await h.reset({ seed: 0 });
     for (const a of [combine(1, '*', 2), combine(2, '*', 3), combine(6, '*', 4)]) await h.step(a);

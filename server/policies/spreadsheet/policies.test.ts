@@ -1,5 +1,6 @@
 // Scripted spreadsheet policies show their weaknesses; the bridge wraps under Stage/Contract/Chain.
 import { describe, expect, it } from 'vitest';
+import { registryBridges } from '../../../bridges/index.ts';
 import { allTasks, spreadsheetBridge } from '../../../bridges/spreadsheet/index.ts';
 import { createHarness } from '../../harness/index.ts';
 import { getPolicy, listPolicies } from '../index.ts';
@@ -56,10 +57,13 @@ describe('spreadsheet under the harness engine', () => {
   };
 
   it('Stage pre-fills the totals; the agent only submits', async () => {
-    const h = await createHarness({
-      version: 1,
-      env: { type: 'stage', actions: [fill], env: { type: 'base', bridge: 'spreadsheet', task } },
-    });
+    const h = await createHarness(
+      {
+        version: 1,
+        env: { type: 'stage', actions: [fill], env: { type: 'base', bridge: 'spreadsheet', task } },
+      },
+      { bridges: registryBridges },
+    );
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
     await h.step({ name: 'submit', args: {} });
@@ -73,10 +77,13 @@ describe('spreadsheet under the harness engine', () => {
         return { blocked: 'Write a formula, not a value.' };
       }
     }`;
-    const h = await createHarness({
-      version: 1,
-      env: { type: 'contract', code, env: { type: 'base', bridge: 'spreadsheet', task } },
-    });
+    const h = await createHarness(
+      {
+        version: 1,
+        env: { type: 'contract', code, env: { type: 'base', bridge: 'spreadsheet', task } },
+      },
+      { bridges: registryBridges },
+    );
     await h.reset({ seed: 0 });
     const r = await h.step({ name: 'write_cell', args: { cell: 'Sales!D2', value: 5 } });
     expect(r.observation.text).toBe('Write a formula, not a value.');
@@ -85,15 +92,18 @@ describe('spreadsheet under the harness engine', () => {
   });
 
   it('Chain: spreadsheet then toy24, verdict per leg', async () => {
-    const h = await createHarness({
-      version: 1,
-      env: {
-        type: 'chain',
-        mode: 'sequential',
-        first: { type: 'base', bridge: 'spreadsheet', task },
-        second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+    const h = await createHarness(
+      {
+        version: 1,
+        env: {
+          type: 'chain',
+          mode: 'sequential',
+          first: { type: 'base', bridge: 'spreadsheet', task },
+          second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+        },
       },
-    });
+      { bridges: registryBridges },
+    );
     await h.reset({ seed: 0 });
     await h.step(fill);
     await h.step({ name: 'submit', args: {} });

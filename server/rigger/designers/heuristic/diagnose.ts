@@ -1,5 +1,7 @@
 // Rule-based diagnosis over trajectories only: what the agent typed and what it was shown. Nothing
-// here looks at the policy's id, configuration or code — the designer is a black-box observer.
+// here looks at the policy's id, configuration or code — the designer is a black-box observer —
+// nor at one benchmark's feedback text: a failed action is one the bridge marked invalid, and
+// bridge-specific patterns come from the bridge's design module (design.ts).
 import type { TaskInfo } from '../../../../bridges/core/types.ts';
 import type { StepRecord } from '../../../harness/types.ts';
 import type {
@@ -11,6 +13,7 @@ import type {
   ObservedEpisode,
   RigConstraints,
 } from '../../types.ts';
+import type { BridgeDesign } from './design.ts';
 
 export interface Finding {
   axis: Axis;
@@ -23,8 +26,6 @@ export interface Finding {
   rank: number;
 }
 
-const NOTHING = /^\s*nothing happens\.?\s*$/i;
-
 /** The text an agent typed (text tools) or a compact rendering of a tool call. */
 export function commandOf(step: StepRecord): string {
   const args = step.action.args;
@@ -35,7 +36,7 @@ export function commandOf(step: StepRecord): string {
 }
 
 function failed(step: StepRecord): boolean {
-  return step.invalid || NOTHING.test(step.observation.text);
+  return step.invalid;
 }
 
 const failing = (b: Batch) => b.episodes.filter((e) => e.outcome === 'failure');
@@ -78,7 +79,7 @@ function loops(episodes: ObservedEpisode[]): Finding | undefined {
   return {
     axis: 'action',
     label: 'repeats-failed-actions',
-    description: `The agent types a command again right after it failed ("Nothing happens."), ${repeats} wasted step(s) in ${hit} failing episode(s): it burns its step budget in loops instead of trying something else.`,
+    description: `The agent types a command again right after the environment rejected it, ${repeats} wasted step(s) in ${hit} failing episode(s): it burns its step budget in loops instead of trying something else.`,
     evidence,
     episodes: hit,
     rank: 1,
@@ -119,89 +120,6 @@ function invalidStreaks(episodes: ObservedEpisode[]): Finding | undefined {
   };
 }
 
-/** Household: closed receptacles seen, never an `open`, and the goal object never in sight. */
-function neverOpens(
-  episodes: ObservedEpisode[],
-  objectWord: string | undefined,
-): Finding | undefined {
-  const evidence: Evidence[] = [];
-  let hit = 0;
-  for (const e of episodes) {
-    const typed = e.trajectory.map(commandOf);
-    if (typed.some((c) => c.startsWith('open '))) continue;
-    const closed = e.trajectory
-      .map((s, i) => ({ i, m: /the ([a-z]+ \d+) is closed\./i.exec(s.observation.text) }))
-      .filter((x) => x.m);
-    if (closed.length === 0) continue;
-    const seen =
-      objectWord !== undefined &&
-      e.trajectory.some((s) =>
-        new RegExp(`\\b(a|an) ${objectWord} \\d+`, 'i').test(s.observation.text),
-      );
-    if (seen && e.failureCategory !== 'gave_up' && e.failureCategory !== 'step_budget_exhausted')
-      continue;
-    hit++;
-    for (const c of closed.slice(0, 2))
-      evidence.push({
-        episodeId: e.episodeId,
-        step: c.i,
-        note: `saw "${c.m?.[0]}" and never opened it`,
-      });
-  }
-  if (hit === 0) return undefined;
-  return {
-    axis: 'action',
-    label: 'never-opens-closed-receptacles',
-    description: `In ${hit} failing episode(s) the agent walked past closed receptacles ("The … is closed.") without ever typing \`open\`${objectWord ? `, and never saw a ${objectWord}` : ''}: what is inside closed receptacles stays out of its reach.`,
-    evidence,
-    episodes: hit,
-    rank: 0,
-  };
-}
-
-/** Household: the goal object was placed without the state change the goal asks for. */
-function skipsTransform(
-  episodes: ObservedEpisode[],
-  task: TaskInfo,
-  objectWord: string | undefined,
-): Finding | undefined {
-  const need = /\b(clean|hot|heat|cool)\b/i.exec(task.goal)?.[1]?.toLowerCase();
-  if (!need || !objectWord) return undefined;
-  const verb = need === 'hot' ? 'heat' : need;
-  const evidence: Evidence[] = [];
-  let hit = 0;
-  for (const e of episodes) {
-    const done = new Set<string>();
-    let found = false;
-    e.trajectory.forEach((s, i) => {
-      const t = s.observation.text;
-      const changed = new RegExp(`you ${verb} the (${objectWord} \\d+)`, 'i').exec(t)?.[1];
-      if (changed) done.add(changed.toLowerCase());
-      const placed = new RegExp(`you (?:move|put) the (${objectWord} \\d+) (?:to|in|on)`, 'i').exec(
-        t,
-      )?.[1];
-      if (placed && !done.has(placed.toLowerCase()) && !found) {
-        found = true;
-        evidence.push({
-          episodeId: e.episodeId,
-          step: i,
-          note: `placed the ${placed} without a "${verb}" step first`,
-        });
-      }
-    });
-    if (found) hit++;
-  }
-  if (hit === 0) return undefined;
-  return {
-    axis: 'task_understanding',
-    label: 'skips-required-transformation',
-    description: `The goal asks for a ${need} ${objectWord}, but in ${hit} failing episode(s) the agent placed it without ever using the ${verb} action: it ignores the state the goal requires.`,
-    evidence,
-    episodes: hit,
-    rank: 0,
-  };
-}
-
 function byCategory(
   episodes: ObservedEpisode[],
   category: string,
@@ -226,17 +144,10 @@ function byCategory(
   };
 }
 
-export function objectWordOf(task: TaskInfo): string | undefined {
-  const t = task.meta?.objectType;
-  return typeof t === 'string' ? t.toLowerCase() : undefined;
-}
-
-export function findings(baseline: Batch, task: TaskInfo): Finding[] {
+export function findings(baseline: Batch, task: TaskInfo, design?: BridgeDesign): Finding[] {
   const fails = failing(baseline);
-  const word = objectWordOf(task);
   const out = [
-    neverOpens(fails, word),
-    skipsTransform(fails, task, word),
+    ...(design?.findings?.(fails, task) ?? []),
     loops(fails),
     invalidStreaks(fails),
     byCategory(
@@ -277,9 +188,7 @@ export function findings(baseline: Batch, task: TaskInfo): Finding[] {
   return out.sort((a, b) => b.episodes - a.episodes || a.rank - b.rank);
 }
 
-const DEFECT_HINTS: [RegExp, string][] = [
-  [/\bopen|closed|inside|drawer|cabinet/i, 'never-opens-closed-receptacles'],
-  [/clean|heat|hot|cool|state|transform|verif/i, 'skips-required-transformation'],
+const DEFECT_HINTS: readonly (readonly [RegExp, string])[] = [
   [/repeat|loop|again|retr/i, 'repeats-failed-actions'],
   [/invalid|illegal/i, 'invalid-action-streak'],
   [/give[s]? up|quit|stop/i, 'gives-up-early'],
@@ -293,18 +202,21 @@ export function directionFor(rate: number | null, constraints: RigConstraints): 
   return 'none';
 }
 
+/** The diagnosis of a baseline; `design` adds the rig's bridge's own patterns and defect words. */
 export function heuristicDiagnosis(
   baseline: Batch,
   task: TaskInfo,
   constraints: RigConstraints,
+  design?: BridgeDesign,
 ): DiagnosisReport {
   const rate = baseline.stats.successRate;
   const direction = directionFor(rate, constraints);
-  const all = findings(baseline, task);
+  const all = findings(baseline, task, design);
   // A stated defect picks the matching finding when the trajectories show it.
   let main = all[0];
   if (constraints.defect) {
-    const wanted = DEFECT_HINTS.find(([re]) => re.test(constraints.defect ?? ''))?.[1];
+    const hints = [...(design?.defectHints ?? []), ...DEFECT_HINTS];
+    const wanted = hints.find(([re]) => re.test(constraints.defect ?? ''))?.[1];
     main = all.find((f) => f.label === wanted) ?? main;
   }
   const secondary = all

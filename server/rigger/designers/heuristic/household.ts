@@ -6,13 +6,8 @@ import { canHold } from '../../../../bridges/household/data.ts';
 import type { HouseholdStateView } from '../../../../bridges/household/state.ts';
 import type { HarnessNode } from '../../../harness/spec.ts';
 import type { DesignContext } from '../../types.ts';
-import type { Plan } from './common.ts';
-
-export interface Structural {
-  name: string;
-  plan: Plan;
-  rationale: string;
-}
+import type { BridgeDesign, Structural } from './design.ts';
+import { HOUSEHOLD_DEFECT_HINTS, householdFindings } from './household-findings.ts';
 
 type View = HouseholdStateView;
 type Obj = View['objects'][number];
@@ -352,3 +347,15 @@ export function householdStructurals(
       return [openReceptacles, holdTarget, preTransform];
   }
 }
+
+/** The household bridge's module for the heuristic designer (bridges.ts). */
+export const householdDesign: BridgeDesign = {
+  structurals(state, diagnosis) {
+    const view = state as unknown as View;
+    return householdStructurals(view, diagnosis.label, diagnosis.direction).map(
+      (f) => (c: DesignContext) => f(c, view),
+    );
+  },
+  findings: householdFindings,
+  defectHints: HOUSEHOLD_DEFECT_HINTS,
+};

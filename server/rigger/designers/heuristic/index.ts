@@ -2,7 +2,6 @@
 // bridge's ordered candidate templates. Each template fixes the structure (what is scaffolded or made
 // harder); a time-pressure budget is the fine knob that brings a too-easy variant into the band. The
 // walk reads only earlier attempts and their K-sample statistics, so it is deterministic.
-import type { HouseholdStateView } from '../../../../bridges/household/state.ts';
 import { position } from '../../stats.ts';
 import type {
   Attempt,
@@ -11,10 +10,10 @@ import type {
   Designer,
   DiagnosisReport,
 } from '../../types.ts';
+import { designFor } from './bridges.ts';
 import { budgetContract, composeSpec, type Plan, tighterBudget } from './common.ts';
+import type { Maker, Structural } from './design.ts';
 import { heuristicDiagnosis } from './diagnose.ts';
-import { householdStructurals, type Structural } from './household.ts';
-import { toy24Structurals } from './toy24.ts';
 
 interface Params {
   structural: number;
@@ -22,24 +21,12 @@ interface Params {
   budget?: number;
 }
 
-type Maker = (ctx: DesignContext) => Promise<Structural | undefined>;
-
+/** The rig's bridge's templates for a diagnosis (bridges.ts), none for a bridge without a module. */
 async function structuralsFor(ctx: DesignContext, diagnosis: DiagnosisReport): Promise<Maker[]> {
-  if (diagnosis.direction === 'none') return [];
+  const { label, direction } = diagnosis;
+  if (direction === 'none') return [];
   const state = await ctx.initialState();
-  if (ctx.bridge === 'household') {
-    const view = state as unknown as HouseholdStateView;
-    return householdStructurals(view, diagnosis.label, diagnosis.direction).map(
-      (f) => (c: DesignContext) => f(c, view),
-    );
-  }
-  if (ctx.bridge === 'toy24') {
-    return toy24Structurals(
-      state as unknown as { task: string; numbers: string[] },
-      diagnosis.direction,
-    );
-  }
-  return [];
+  return designFor(ctx.bridge)?.structurals(state, { label, direction }) ?? [];
 }
 
 function paramsOf(a: Attempt): Params | undefined {
@@ -120,7 +107,7 @@ export class HeuristicDesigner implements Designer {
 
   async diagnose(ctx: DesignContext): Promise<DiagnosisReport> {
     this.makers = undefined;
-    return heuristicDiagnosis(ctx.baseline, ctx.task, ctx.constraints);
+    return heuristicDiagnosis(ctx.baseline, ctx.task, ctx.constraints, designFor(ctx.bridge));
   }
 
   private async draft(

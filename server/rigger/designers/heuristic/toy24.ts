@@ -3,7 +3,7 @@
 import { format, parse } from '../../../../bridges/toy24/rational.ts';
 import { solve } from '../../../../bridges/toy24/solver.ts';
 import type { DesignContext } from '../../types.ts';
-import type { Structural } from './household.ts';
+import type { BridgeDesign, Structural } from './design.ts';
 
 interface Toy24View {
   task: string;
@@ -69,3 +69,9 @@ export function toy24Structurals(
     }),
   ];
 }
+
+/** The toy24 bridge's module for the heuristic designer (bridges.ts). */
+export const toy24Design: BridgeDesign = {
+  structurals: (state, diagnosis) =>
+    toy24Structurals(state as unknown as Toy24View, diagnosis.direction),
+};

@@ -1,0 +1,113 @@
+// The household state view: the plain JSON hooks and designers read. Frozen and cached per entity,
+// rebuilt only for the receptacle and object a command changed (hooks may read the view several
+// times a step, and `go to`, the commonest command, changes neither).
+import type { Dialect, HouseholdStateView, SimObject, SimReceptacle, SimState } from './state.ts';
+import type { HouseholdTask } from './tasks.ts';
+
+export class SimView {
+  /** The receptacle and object part of the view, frozen and shared until the world changes. */
+  private world: Pick<HouseholdStateView, 'receptacles' | 'objects'> | undefined;
+  /** Frozen per-entity views, rebuilt only for the receptacle and object a command changed. */
+  private readonly recViews: (RecView | undefined)[] = [];
+  private readonly objViews: (ObjView | undefined)[] = [];
+  private taskView: HouseholdStateView['task'] | undefined;
+
+  constructor(
+    private readonly task: HouseholdTask,
+    private readonly s: SimState,
+    private readonly dialect: Dialect,
+  ) {}
+
+  view(): HouseholdStateView {
+    const s = this.s;
+    const t = this.task;
+    this.taskView ??= deepFreeze({
+      id: t.id,
+      split: t.split,
+      type: t.type,
+      goal: t.goal,
+      objectType: t.objectType,
+      receptacleType: t.receptacleType,
+      toggleType: t.toggleType,
+      room: t.room,
+      layout: t.layout,
+    });
+    this.world ??= this.buildWorld();
+    return {
+      task: this.taskView,
+      dialect: this.dialect,
+      agent: {
+        location: s.recs[s.agentLoc]?.name ?? null,
+        holding: s.objs[s.holding]?.name ?? null,
+      },
+      receptacles: this.world.receptacles,
+      objects: this.world.objects,
+      steps: s.steps,
+      invalidActions: s.invalidCount,
+      won: s.won,
+    };
+  }
+
+  /** Marks a changed receptacle and/or object (-1: none) so the next view() rebuilds just those. */
+  touch(rec: number, obj: number): void {
+    this.world = undefined;
+    if (rec >= 0) this.recViews[rec] = undefined;
+    if (obj >= 0) this.objViews[obj] = undefined;
+  }
+
+  private buildWorld(): Pick<HouseholdStateView, 'receptacles' | 'objects'> {
+    const s = this.s;
+    const receptacles: RecView[] = new Array(s.recs.length);
+    for (let i = 0; i < s.recs.length; i++) {
+      receptacles[i] = this.recViews[i] ??= this.recView(s.recs[i] as SimReceptacle);
+    }
+    const objects: ObjView[] = new Array(s.objs.length);
+    for (let i = 0; i < s.objs.length; i++) {
+      objects[i] = this.objViews[i] ??= this.objView(s.objs[i] as SimObject);
+    }
+    return { receptacles: Object.freeze(receptacles), objects: Object.freeze(objects) } as Pick<
+      HouseholdStateView,
+      'receptacles' | 'objects'
+    >;
+  }
+
+  private recView(r: SimReceptacle): RecView {
+    const name = (i: number): string => (this.s.objs[i] as SimObject).name;
+    const out: RecView = {
+      name: r.name,
+      type: r.type,
+      openable: r.openable,
+      contents: Object.freeze(r.contents.map(name)) as string[],
+      nextTo: Object.freeze(r.nextTo.map(name)) as string[],
+    };
+    if (r.openable) out.open = r.open;
+    return Object.freeze(out);
+  }
+
+  private objView(o: SimObject): ObjView {
+    const out: ObjView = {
+      name: o.name,
+      type: o.type,
+      location: o.loc < 0 ? null : (this.s.recs[o.loc] as SimReceptacle).name,
+      held: o.loc < 0,
+      pickable: o.pickable,
+      clean: o.clean,
+      hot: o.hot,
+      cool: o.cool,
+      sliced: o.sliced,
+    };
+    if (o.toggleable) out.on = o.on;
+    return Object.freeze(out);
+  }
+}
+
+type RecView = HouseholdStateView['receptacles'][number];
+type ObjView = HouseholdStateView['objects'][number];
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

@@ -1,0 +1,62 @@
+// The one decorator of the stack (PAPERS.md appendix C): an ActionableEnv that holds one and
+// delegates every method to it by default. The bridge leaf (base.ts), the Stage / Contract / Chain
+// layers (layer.ts `EnvHarness`) and the Harness itself (harness.ts) all derive from it and
+// override only what they change.
+import type {
+  Action,
+  ActionableEnv,
+  EnvSnapshot,
+  Evaluation,
+  Json,
+  JsonSchema,
+  Observation,
+  ResetOptions,
+  ResetResult,
+  StepResult,
+  TaskFilter,
+  TaskInfo,
+  ToolSpec,
+} from '../../bridges/core/types.ts';
+
+export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implements ActionableEnv {
+  constructor(protected readonly inner: Inner) {}
+
+  /** Where calls go; a Chain points it at its active leg. `close()` always goes to `inner`. */
+  protected target(): Inner {
+    return this.inner;
+  }
+
+  get envType(): string {
+    return this.target().envType;
+  }
+  listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
+    return this.target().listTasks(filter);
+  }
+  reset(options: ResetOptions): Promise<ResetResult> {
+    return this.target().reset(options);
+  }
+  step(action: Action): Promise<StepResult> {
+    return this.target().step(action);
+  }
+  observe(): Observation {
+    return this.target().observe();
+  }
+  evaluate(): Promise<Evaluation> {
+    return this.target().evaluate();
+  }
+  getEnvState(): Json {
+    return this.target().getEnvState();
+  }
+  stateSchema(): JsonSchema {
+    return this.target().stateSchema();
+  }
+  tools(): ToolSpec[] {
+    return this.target().tools();
+  }
+  saveState(): Promise<EnvSnapshot> {
+    return this.target().saveState();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

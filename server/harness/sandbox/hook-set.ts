@@ -1,0 +1,422 @@
+// HookSet: one QuickJS runtime with one piece of hook code loaded — a Contract's hooks or a Chain's
+// `when` — reused across episodes (begin() re-runs the user's top-level code). Calls cross the
+// boundary as JSON strings; the state view and a step's info cross lazily, field by field.
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import type { Json } from '../../../bridges/core/types.ts';
+import { HarnessCodeError } from '../../errors.ts';
+import { asDumpedError, codeError, isFatal, LoadFailure } from './errors.ts';
+import { FACTORY_PREFIX, factorySource, LOCKDOWN, PRELUDE, RUNTIME, USER_FILE } from './guest.ts';
+import type { SandboxLimits } from './limits.ts';
+import { decodeReply } from './reply.ts';
+import { markEnd, markStart } from './watchdog.ts';
+
+/**
+ * Where a hook's arguments go. `primary`: the argument the hook returns, possibly changed
+ * (returning nothing, or it untouched, means "unchanged"); -1 when the return value is the answer.
+ * `state`: the position of the lazy, read-only state view. The component that owns the hooks
+ * declares them (contract.ts CONTRACT_HOOKS, chain.ts WHEN_HOOK).
+ */
+export interface HookSignature {
+  primary: number;
+  state: number;
+}
+export type HookSignatures = Readonly<Record<string, HookSignature>>;
+
+export interface LoadOptions {
+  /** The hooks the code may define, with their argument table. */
+  hooks: HookSignatures;
+  /** Seeds Math.random for the first episode. */
+  seed?: number;
+  /** Columns of a wrapper before the user's text on line 1 (a Chain `when` expression). */
+  columnShift?: number;
+  /** The user's line count, when the code is wrapped. */
+  lines?: number;
+}
+
+export interface CompiledHooks {
+  /** The hooks the code defines (the others are identity). */
+  hooks: string[];
+}
+
+/** What a HookSet needs of the SandboxHost that made it (host.ts). */
+export interface HookSetOwner {
+  readonly limits: SandboxLimits;
+  /** The set's user is done with it: keep it for reuse while it is healthy. */
+  recycle(set: HookSet): void;
+  /** The set is gone: stop tracking it. */
+  forget(set: HookSet): void;
+  /** The wasm instance may be broken: drop it and every runtime on it. */
+  poison(): void;
+}
+
+export class HookSet {
+  static keyOf(code: string, options: LoadOptions): string {
+    return `${JSON.stringify(options.hooks)}|${options.columnShift ?? 0}|${options.lines ?? ''}|${code}`;
+  }
+
+  readonly key: string;
+  private rt: QuickJSRuntime | undefined;
+  private ctx: QuickJSContext | undefined;
+  private callFn: QuickJSHandle | undefined;
+  private afterFn: QuickJSHandle | undefined;
+  private beginFn: QuickJSHandle | undefined;
+  private stateFn: QuickJSHandle | undefined;
+  private infoFn: QuickJSHandle | undefined;
+  private lazyInfo: Record<string, Json> | undefined;
+  private stateProvider: (() => Json) | undefined;
+  private stateValue: Json | undefined;
+  private stateLoaded = false;
+  private stateGen = 0;
+  private deadline = Number.POSITIVE_INFINITY;
+  info: CompiledHooks;
+  private readonly signatures: HookSignatures;
+  private readonly columnShift: number;
+  private readonly lines: number | undefined;
+
+  constructor(
+    private readonly host: HookSetOwner,
+    module: QuickJSWASMModule,
+    code: string,
+    options: LoadOptions,
+  ) {
+    this.key = HookSet.keyOf(code, options);
+    this.signatures = options.hooks;
+    this.columnShift = FACTORY_PREFIX.length + (options.columnShift ?? 0);
+    this.lines = options.lines ?? code.split('\n').length;
+    const limits = host.limits;
+    try {
+      this.rt = module.newRuntime();
+      this.rt.setMaxStackSize(limits.maxStackBytes);
+      // One handler for the runtime's life; each call only moves the deadline.
+      this.rt.setInterruptHandler(() => Date.now() > this.deadline);
+      this.ctx = this.rt.newContext();
+      this.evalOrThrow(`${PRELUDE}\n${RUNTIME}`, '<prelude>');
+      this.configure(options.hooks);
+      this.installHostFunctions(this.ctx);
+      this.evalOrThrow(factorySource(code, Object.keys(options.hooks)), USER_FILE);
+      this.evalOrThrow(LOCKDOWN, '<lockdown>');
+      this.callFn = this.ctx.getProp(this.ctx.global, '__call');
+      this.afterFn = this.ctx.getProp(this.ctx.global, '__after');
+      this.beginFn = this.ctx.getProp(this.ctx.global, '__begin');
+      this.info = this.beginOrThrow(options.seed ?? 0);
+    } catch (e) {
+      if (e instanceof HarnessCodeError) {
+        // From the first begin(): a fatal one has already dropped the instance.
+        if (this.ctx) this.destroy();
+        throw e;
+      }
+      if (e instanceof LoadFailure && !e.fatal) this.destroy();
+      else this.failed(e);
+      throw e instanceof LoadFailure
+        ? e.error
+        : new HarnessCodeError(`hook code could not be loaded: ${String(e)}`);
+    }
+  }
+
+  /** Hands the guest its argument table (data, not spliced source). */
+  private configure(hooks: HookSignatures): void {
+    const ctx = this.ctx!;
+    const fn = ctx.getProp(ctx.global, '__configure');
+    const table = ctx.newString(JSON.stringify(hooks));
+    try {
+      const r = ctx.callFunction(fn, ctx.undefined, table);
+      if (r.error) {
+        const dumped = asDumpedError(ctx.dump(r.error));
+        r.error.dispose();
+        throw new LoadFailure(
+          new HarnessCodeError(`the hook sandbox could not be set up: ${dumped.message}`),
+          true,
+        );
+      }
+      r.value.dispose();
+    } finally {
+      table.dispose();
+      fn.dispose();
+    }
+  }
+
+  /** The only two host functions the guest sees: one field of the state view, one of the info. */
+  private installHostFunctions(ctx: QuickJSContext): void {
+    const field = (record: Record<string, Json>, keyHandle: QuickJSHandle | undefined) => {
+      if (!keyHandle || ctx.typeof(keyHandle) !== 'string') {
+        return ctx.newString(JSON.stringify(Object.keys(record)));
+      }
+      const key = ctx.getString(keyHandle);
+      const value = Object.hasOwn(record, key) ? record[key] : undefined;
+      return value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
+    };
+    this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {
+      if (!this.stateLoaded) {
+        this.stateValue = this.stateProvider?.();
+        this.stateLoaded = true;
+      }
+      const state = this.stateValue;
+      const record =
+        state !== null && typeof state === 'object' ? (state as Record<string, Json>) : {};
+      return field(record, keyHandle);
+    });
+    ctx.setProp(ctx.global, '__hostState', this.stateFn);
+    this.infoFn = ctx.newFunction('__hostInfo', (keyHandle) =>
+      field(this.lazyInfo ?? {}, keyHandle),
+    );
+    ctx.setProp(ctx.global, '__hostInfo', this.infoFn);
+  }
+
+  has(name: string): boolean {
+    return this.info.hooks.includes(name);
+  }
+
+  /** False once disposed or lost to a fatal error. */
+  get alive(): boolean {
+    return this.ctx !== undefined;
+  }
+
+  /**
+   * Starts an episode: runs the user's top-level code again (fresh module state) and reseeds
+   * Math.random. Throws HarnessCodeError when the top-level code fails.
+   */
+  begin(seed: number): void {
+    this.info = this.beginOrThrow(seed);
+  }
+
+  private beginOrThrow(seed: number): CompiledHooks {
+    const ctx = this.live();
+    const seedH = ctx.newNumber(Math.floor(seed) >>> 0);
+    try {
+      const text = this.invoke(this.beginFn!, '(load)', [], [seedH], 'load');
+      return JSON.parse(text) as CompiledHooks;
+    } finally {
+      if (seedH.alive) seedH.dispose();
+    }
+  }
+
+  /**
+   * Where the state view comes from until the next call of this method: asked at most once, and
+   * only if a hook reads `state`; then only the top-level fields the hook reads cross over.
+   */
+  provideState(provider: (() => Json) | undefined): void {
+    this.stateProvider = provider;
+    this.stateValue = undefined;
+    this.stateLoaded = false;
+    this.stateGen += 1;
+  }
+
+  /**
+   * Calls a hook with JSON arguments; returns its JSON result, or undefined when it returned
+   * nothing or its primary argument untouched. With `lazyInfo`, the primary argument's `info`
+   * field is not serialised up front but fetched field by field if the hook reads it.
+   */
+  call(name: string, args: Json[], lazyInfo?: Record<string, Json>): Json | undefined {
+    this.lazyInfo = lazyInfo;
+    const index = this.signatures[name]?.primary ?? -1;
+    const primary = index >= 0 ? args[index] : undefined;
+    const text = this.invoke(this.callFn!, name, [
+      name,
+      JSON.stringify([this.stateGen, lazyInfo !== undefined, ...args]),
+    ]);
+    return decodeReply(
+      name,
+      text,
+      primary === undefined ? undefined : JSON.stringify(primary),
+      lazyInfo,
+    );
+  }
+
+  /**
+   * The Contract's modifyTransition then filterObservation (those defined) in one crossing.
+   * `rest` is the step result without its info, which crosses lazily. Returns undefined for what
+   * is unchanged; `observation` takes the observation filterObservation saw (from the validated
+   * transition).
+   */
+  after(
+    action: Json,
+    rest: Json,
+    info: Record<string, Json>,
+  ): { transition: Json | undefined; observation: (seen: Json) => Json | undefined } {
+    this.lazyInfo = info;
+    const label =
+      this.has('modifyTransition') && this.has('filterObservation')
+        ? 'modifyTransition or filterObservation'
+        : this.has('modifyTransition')
+          ? 'modifyTransition'
+          : 'filterObservation';
+    const text = this.invoke(this.afterFn!, label, [JSON.stringify([this.stateGen, action, rest])]);
+    const cut = text.indexOf('\u0001');
+    const t = text.slice(0, cut);
+    const o = text.slice(cut + 1);
+    return {
+      transition: decodeReply('modifyTransition', t, JSON.stringify(rest), info),
+      observation: (seen: Json) =>
+        decodeReply('filterObservation', o, JSON.stringify(seen), undefined),
+    };
+  }
+
+  /**
+   * Runs guest code for `name` with the interrupt deadline armed and the watchdog marked; both
+   * are cleared when it returns or throws.
+   */
+  private underLimits<T>(name: string, run: () => T): T {
+    this.deadline = Date.now() + this.host.limits.hookTimeoutMs;
+    markStart(name);
+    try {
+      return run();
+    } finally {
+      markEnd();
+      this.deadline = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private invoke(
+    fn: QuickJSHandle,
+    name: string,
+    strings: string[],
+    extra: QuickJSHandle[] = [],
+    phase: 'load' | 'call' = 'call',
+  ): string {
+    const ctx = this.live();
+    const handles = [...strings.map((str) => ctx.newString(str)), ...extra];
+    let result: ReturnType<QuickJSContext['callFunction']>;
+    try {
+      result = this.underLimits(name, () => ctx.callFunction(fn, ctx.undefined, handles));
+    } catch (e) {
+      // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.
+      this.failed(e);
+      throw new HarnessCodeError(
+        `hook ${name} crashed the sandbox (${e instanceof Error ? e.message : String(e)}); recursion or nesting is probably too deep`,
+        name,
+      );
+    }
+    for (const h of handles) h.dispose();
+    if (result.error) throw this.callError(result.error, name, phase);
+    const text = ctx.typeof(result.value) === 'string' ? ctx.getString(result.value) : '';
+    result.value.dispose();
+    return text;
+  }
+
+  /**
+   * The HarnessCodeError for a value a hook threw. Known issue (tracked separately): this runs
+   * after underLimits() has cleared the deadline and the watchdog mark, and reading the thrown
+   * value (ctx.dump) and __which run guest code — without limits. The fix is to read them inside
+   * the underLimits() of invoke().
+   */
+  private callError(thrown: QuickJSHandle, name: string, phase: 'load' | 'call'): HarnessCodeError {
+    const ctx = this.live();
+    const dumped = asDumpedError(ctx.dump(thrown));
+    thrown.dispose();
+    // Which hook of a combined call failed (not after an out-of-memory: touch nothing then).
+    const hook = dumped.message !== 'out of memory' ? (this.current() ?? name) : name;
+    const load = phase === 'load' || hook === '(load)';
+    const { error } = codeError(dumped, {
+      ...(load ? {} : { hook }),
+      phase: load ? 'load' : 'call',
+      limits: this.host.limits,
+      columnShift: this.columnShift,
+      lines: this.lines,
+    });
+    if (isFatal(dumped)) this.failed(error);
+    return error;
+  }
+
+  /** The hook the guest was running (`__which`), if it can say. */
+  private current(): string | undefined {
+    const ctx = this.live();
+    try {
+      const which = ctx.getProp(ctx.global, '__which');
+      const current = ctx.callFunction(which, ctx.undefined);
+      which.dispose();
+      let out: string | undefined;
+      if (!current.error && ctx.typeof(current.value) === 'string') {
+        out = ctx.getString(current.value) || undefined;
+      }
+      (current.error ?? current.value).dispose();
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Done with it: the host keeps it for the next user of the same code. */
+  dispose(): void {
+    this.host.recycle(this);
+  }
+
+  /** Frees the runtime. */
+  destroy(): void {
+    this.host.forget(this);
+    try {
+      this.callFn?.dispose();
+      this.afterFn?.dispose();
+      this.beginFn?.dispose();
+      this.stateFn?.dispose();
+      this.infoFn?.dispose();
+      this.ctx?.dispose();
+      this.rt?.dispose();
+    } catch {
+      // A runtime that hit a fatal error may not dispose cleanly: drop the whole instance.
+      this.host.poison();
+    }
+    this.abandon();
+  }
+
+  /** Forgets the handles without touching the (possibly broken) wasm instance. */
+  abandon(): void {
+    this.callFn = undefined;
+    this.afterFn = undefined;
+    this.beginFn = undefined;
+    this.stateFn = undefined;
+    this.infoFn = undefined;
+    this.ctx = undefined;
+    this.rt = undefined;
+  }
+
+  private live(): QuickJSContext {
+    if (!this.ctx) {
+      throw new HarnessCodeError(
+        'the hook sandbox was shut down after an earlier fatal error in this episode; reset first',
+      );
+    }
+    return this.ctx;
+  }
+
+  private failed(_e: unknown): void {
+    // Out-of-memory, interrupt and stack errors can leave QuickJS inconsistent: never reuse it.
+    this.host.forget(this);
+    this.abandon();
+    this.host.poison();
+  }
+
+  private evalOrThrow(code: string, file: string): void {
+    const ctx = this.ctx!;
+    // The engine's own scripts are bounded and need no deadline (a busy machine must not fail
+    // them); the user's file only defines the factory here, its top-level code runs in begin().
+    const run = () => ctx.evalCode(code, file, { type: 'global', strict: true });
+    let r: ReturnType<QuickJSContext['evalCode']>;
+    try {
+      r = file === USER_FILE ? this.underLimits('(load)', run) : run();
+    } catch (e) {
+      throw new LoadFailure(
+        new HarnessCodeError(
+          `hook code crashed the sandbox while loading (${e instanceof Error ? e.message : String(e)})`,
+        ),
+        true,
+      );
+    }
+    if (r.error) {
+      const dumped = asDumpedError(ctx.dump(r.error));
+      r.error.dispose();
+      const { error, fatal } = codeError(dumped, {
+        phase: 'load',
+        limits: this.host.limits,
+        columnShift: this.columnShift,
+        lines: this.lines,
+      });
+      throw new LoadFailure(error, fatal);
+    }
+    r.value.dispose();
+  }
+}
