@@ -12,7 +12,14 @@ import { Input } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { BandGauge } from './band-gauge.tsx';
 import { LiveRunProgress } from './live-run.tsx';
-import { candidateEditorHref, candidateRate, decisionTone, layers, setupOf } from './model.ts';
+import {
+  candidateEditorHref,
+  candidateRate,
+  decisionTone,
+  layers,
+  setupOf,
+  taskShownFor,
+} from './model.ts';
 import { SpecDiffView } from './spec-diff-view.tsx';
 import type { CandidateReview, Rig, RigCandidate } from './use-rig.ts';
 
@@ -38,7 +45,9 @@ export function CandidateCard({
       </CardHeader>
       <CardContent className="space-y-3 text-sm">
         <p>{c.rationale}</p>
-        <div className="text-xs text-muted-foreground">Stack: {layers(c.spec.env).join(' → ')}</div>
+        <div className="text-xs text-muted-foreground">
+          Stack: {layers(c.spec.env, taskShownFor(rig)).join(' → ')}
+        </div>
         {setup.length ? (
           <div className="text-xs">
             Set-up: <span className="font-mono">{setup.join(' · ')}</span>

@@ -12,6 +12,7 @@ import {
   rigLaunchInput,
   setupOf,
   stageState,
+  taskShownFor,
 } from './model.ts';
 
 const bare: HarnessSpec = {
@@ -60,9 +61,12 @@ describe('rig stages', () => {
 });
 
 describe('candidate views', () => {
-  it('lists the stack top-down and strips the scene suffix of the task', () => {
-    expect(layers(staged.env)).toEqual(['contract', 'stage', 'household:pick-mug-1']);
-    expect(layers(bare.env)).toEqual(['household:pick-mug-1']);
+  it("lists the stack top-down and shows the rig's pinned task by its display id", () => {
+    const show = taskShownFor({ taskId: 'pick-mug-1@scene3', displayTaskId: 'pick-mug-1' });
+    expect(layers(staged.env, show)).toEqual(['contract', 'stage', 'household:pick-mug-1']);
+    expect(layers(bare.env, show)).toEqual(['household:pick-mug-1']);
+    // Any other task shows as it is.
+    expect(layers(bare.env)).toEqual(['household:pick-mug-1@scene3']);
   });
 
   it('reads set-up actions by their single argument, or their name without one', () => {

@@ -16,15 +16,19 @@ export const STAGES: { id: Stage; label: string }[] = [
 export type StageState = 'active' | 'done' | 'pending';
 export type BadgeTone = 'success' | 'danger' | 'warning' | 'info';
 
-export function stripTask(task: string): string {
-  return task.replace(/@scene\d+$/, '');
+/**
+ * How a task is shown: the rig's own (pinned) task by the display id the server computed with the
+ * bridge's displayTaskId capability, any other task as it is.
+ */
+export function taskShownFor(rig: { taskId: string; displayTaskId: string }) {
+  return (task: string) => (task === rig.taskId ? rig.displayTaskId : task);
 }
 
 /** The stack from the top layer down to the first environment, one label per layer. */
-export function layers(node: HarnessNode): string[] {
-  if (node.type === 'base') return [`${node.bridge}:${stripTask(node.task)}`];
-  if (node.type === 'chain') return [`chain (${node.mode})`, ...layers(node.first)];
-  return [node.type, ...layers(node.env)];
+export function layers(node: HarnessNode, show: (task: string) => string = (t) => t): string[] {
+  if (node.type === 'base') return [`${node.bridge}:${show(node.task)}`];
+  if (node.type === 'chain') return [`chain (${node.mode})`, ...layers(node.first, show)];
+  return [node.type, ...layers(node.env, show)];
 }
 
 /** The set-up actions the stack replays after reset, outermost Stage first. */

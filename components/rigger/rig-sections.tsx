@@ -8,7 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { PageHeader } from '../ui/misc.tsx';
 import { BandGauge } from './band-gauge.tsx';
 import { LiveRunProgress } from './live-run.tsx';
-import { rigStatusTone, STAGES, type Stage, stageState, stripTask } from './model.ts';
+import { rigStatusTone, STAGES, type Stage, stageState } from './model.ts';
 import type { Rig } from './use-rig.ts';
 
 type Diagnosis = Rig['diagnoses'][number];
@@ -33,7 +33,7 @@ export function RigHeader({ rig: r }: { rig: Rig }) {
           </Badge>
           <span className="font-mono">{r.policy}</span> on{' '}
           <Link
-            href={taskHref(r.bridge, stripTask(r.taskId))}
+            href={taskHref(r.bridge, r.displayTaskId)}
             className="font-mono text-primary hover:underline"
           >
             {r.bridge}:{r.taskId}
