@@ -5,9 +5,8 @@
 import { CAPABILITY_CHECKS } from './contract/checks-capabilities.ts';
 import { INVALID_AND_CLOSE_CHECKS } from './contract/checks-invalid.ts';
 import { RUN_CHECKS } from './contract/checks-runs.ts';
-import { ContractContext } from './contract/context.ts';
+import { type ContractCheck, ContractContext } from './contract/context.ts';
 import {
-  type ContractCheck,
   type ContractOptions,
   type ContractResult,
   ContractViolation,
@@ -16,10 +15,9 @@ import {
 } from './contract/support.ts';
 import type { Bridge } from './types.ts';
 
-export { ContractContext } from './contract/context.ts';
+export { type ContractCheck, ContractContext } from './contract/context.ts';
 export { plainJsonProblem } from './contract/plain-json.ts';
 export {
-  type ContractCheck,
   type ContractOptions,
   type ContractResult,
   ContractViolation,

@@ -434,3 +434,6 @@ export function filterObservation(observation, state) {
   return observation;
 }
 `;
+
+/** How a side panel reports an edit of a node's data (edits with one coalesce key undo as one). */
+export type UpdateFn = (data: GraphNode['data'], coalesceKey?: string) => void;

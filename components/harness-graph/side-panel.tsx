@@ -10,11 +10,9 @@ import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select } from '../ui/input.tsx';
 import { CodeEditor } from './code-editor.tsx';
-import { type Graph, type GraphNode, kindLabel, subtreeSpec } from './model.ts';
+import { type Graph, type GraphNode, kindLabel, subtreeSpec, type UpdateFn } from './model.ts';
 import { StagePanel } from './stage-panel.tsx';
 import { TestOnTrajectory } from './test-on-trajectory.tsx';
-
-export type UpdateFn = (data: GraphNode['data'], coalesceKey?: string) => void;
 
 export function SidePanel({
   node,

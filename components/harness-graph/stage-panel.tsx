@@ -6,8 +6,7 @@ import { useState } from 'react';
 import { Button } from '../ui/button.tsx';
 import { Input } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
-import type { Graph, GraphNode } from './model.ts';
-import type { UpdateFn } from './side-panel.tsx';
+import type { Graph, GraphNode, UpdateFn } from './model.ts';
 import { actionLabel } from './stage.ts';
 import { useStageOffers } from './use-stage-offers.ts';
 

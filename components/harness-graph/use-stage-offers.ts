@@ -5,8 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Action } from '../../contracts/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
-import type { Graph, GraphNode } from './model.ts';
-import type { UpdateFn } from './side-panel.tsx';
+import type { Graph, GraphNode, UpdateFn } from './model.ts';
 import { textAction, wrappedSpec } from './stage.ts';
 
 export function useStageOffers(

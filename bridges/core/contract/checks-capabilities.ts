@@ -1,7 +1,8 @@
 // Checks of the optional bridge capabilities (types.ts `Bridge.pinTask` / `displayTaskId`): they pass
 // trivially for a bridge without them, and hold a bridge that has them to what generic code assumes.
 import type { Json } from '../types.ts';
-import { type ContractCheck, fail, firstDifference, same } from './support.ts';
+import type { ContractCheck } from './context.ts';
+import { fail, firstDifference, same } from './support.ts';
 
 export const CAPABILITY_CHECKS: ContractCheck[] = [
   {

@@ -4,9 +4,9 @@
 import { mulberry32 } from '../rng.ts';
 import { validateJsonSchema } from '../schema.ts';
 import type { Json, JsonObject, JsonSchema, StepResult } from '../types.ts';
+import type { ContractCheck } from './context.ts';
 import { toolArgs } from './context.ts';
 import {
-  type ContractCheck,
   ContractViolation,
   errorText,
   fail,

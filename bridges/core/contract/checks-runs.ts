@@ -2,10 +2,10 @@
 // save -> fromState -> continue, and the state view as plain JSON that its schema validates.
 import { validateJsonSchema } from '../schema.ts';
 import type { ActionableEnv, EnvSnapshot, Json, ToolSpec } from '../types.ts';
+import type { ContractCheck } from './context.ts';
 import { label, trace } from './context.ts';
 import { plainJsonProblem } from './plain-json.ts';
 import {
-  type ContractCheck,
   ContractViolation,
   fail,
   firstDifference,

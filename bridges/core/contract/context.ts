@@ -94,6 +94,12 @@ export interface Plan {
   actions: Action[];
 }
 
+/** One check of the suite: it fails by throwing (a ContractViolation, or anything else). */
+export interface ContractCheck {
+  name: string;
+  run(ctx: ContractContext): Promise<void>;
+}
+
 export class ContractContext {
   private tasksCache: Promise<TaskInfo[]> | undefined;
   private plansCache: Promise<Plan[]> | undefined;

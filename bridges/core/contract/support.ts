@@ -2,7 +2,6 @@
 // JSON comparison with a readable first difference.
 import { canonicalJson } from '../schema.ts';
 import type { Json } from '../types.ts';
-import type { ContractContext } from './context.ts';
 
 export interface ContractOptions {
   /** How many tasks to exercise, spread evenly over listTasks() (default 2). */
@@ -24,11 +23,6 @@ export interface ContractResult {
 /** A check fails by throwing this (or anything else: an unexpected throw is a failure too). */
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
-}
-
-export interface ContractCheck {
-  name: string;
-  run(ctx: ContractContext): Promise<void>;
 }
 
 export const UNKNOWN_TOOL = '__contract_unknown_tool__';

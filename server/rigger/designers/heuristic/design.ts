@@ -2,9 +2,8 @@
 // bridge names to them): its candidate templates, and the failure patterns only its trajectories
 // show. The designer itself (index.ts, diagnose.ts) knows no bridge.
 import type { Json, TaskInfo } from '../../../../bridges/core/types.ts';
-import type { DesignContext, ObservedEpisode } from '../../types.ts';
+import type { Axis, DesignContext, Evidence, ObservedEpisode } from '../../types.ts';
 import type { Plan } from './common.ts';
-import type { Finding } from './diagnose.ts';
 
 /** One candidate template, ready to compose: its layers and why. */
 export interface Structural {
@@ -26,4 +25,16 @@ export interface BridgeDesign {
   findings?(failing: ObservedEpisode[], task: TaskInfo): (Finding | undefined)[];
   /** Words of a stated defect that point at one of those findings (tried before the generic hints). */
   defectHints?: readonly (readonly [RegExp, string])[];
+}
+
+/** One behaviour found in the failing episodes, with the evidence it rests on. */
+export interface Finding {
+  axis: Axis;
+  label: string;
+  description: string;
+  evidence: Evidence[];
+  /** Failing episodes that show it. */
+  episodes: number;
+  /** Tie-break: lower is more specific. */
+  rank: number;
 }

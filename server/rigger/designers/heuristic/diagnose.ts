@@ -13,18 +13,7 @@ import type {
   ObservedEpisode,
   RigConstraints,
 } from '../../types.ts';
-import type { BridgeDesign } from './design.ts';
-
-export interface Finding {
-  axis: Axis;
-  label: string;
-  description: string;
-  evidence: Evidence[];
-  /** Failing episodes that show it. */
-  episodes: number;
-  /** Tie-break: lower is more specific. */
-  rank: number;
-}
+import type { BridgeDesign, Finding } from './design.ts';
 
 /** The text an agent typed (text tools) or a compact rendering of a tool call. */
 export function commandOf(step: StepRecord): string {

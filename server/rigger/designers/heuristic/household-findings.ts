@@ -2,7 +2,8 @@
 // walked past, and a goal object placed without the transformation the goal asks for.
 import type { TaskInfo } from '../../../../bridges/core/types.ts';
 import type { Evidence, ObservedEpisode } from '../../types.ts';
-import { commandOf, type Finding } from './diagnose.ts';
+import type { Finding } from './design.ts';
+import { commandOf } from './diagnose.ts';
 
 export function objectWordOf(task: TaskInfo): string | undefined {
   const t = task.meta?.objectType;
