@@ -4,9 +4,11 @@
 // baseline — and decides exactly what an uninterrupted rig of the same settings decides.
 import { describe, expect, it } from 'vitest';
 import { rowCounts } from '../db/testing.ts';
+import { HeuristicDesigner } from './designers/heuristic/index.ts';
 import { createRig, executeRig, type RigInput, type RigResult, runRig } from './loop.ts';
 import { RigStoppedError, rigRunId } from './observe.ts';
 import { withRigServices } from './testing/setup.ts';
+import type { CandidateDraft, DesignContext, DiagnosisReport } from './types.ts';
 
 const env = withRigServices();
 const db = () => env().db;
@@ -16,6 +18,20 @@ const INPUT: RigInput = {
   task: 'household:eval_seen-004',
   policy: 'scripted:household-no-transform',
 };
+
+/** The heuristic designer, counting what it is asked: a resumed rig never asks again. */
+class CountingDesigner extends HeuristicDesigner {
+  diagnoses = 0;
+  writes = 0;
+  override diagnose(ctx: DesignContext): Promise<DiagnosisReport> {
+    this.diagnoses += 1;
+    return super.diagnose(ctx);
+  }
+  override write(ctx: DesignContext): Promise<CandidateDraft | undefined> {
+    this.writes += 1;
+    return super.write(ctx);
+  }
+}
 
 /** What a person reads off a rig: the diagnosis, each iteration's candidate, numbers and decision. */
 function outcome(r: RigResult) {
@@ -69,8 +85,10 @@ describe('executeRig resumes from the rows', { timeout: 120_000 }, () => {
     expect(reference.accepted).not.toBeNull();
     expect(reference.iterations.length).toBeGreaterThanOrEqual(2);
     const before = await rowCounts(db());
-    const again = await executeRig(deps(), reference.rigId);
+    const designer = new CountingDesigner();
+    const again = await executeRig(deps(), reference.rigId, { designer });
     expect(await rowCounts(db())).toEqual(before);
+    expect([designer.diagnoses, designer.writes]).toEqual([0, 0]);
     expect(outcome(again)).toEqual(outcome(reference));
     expect(again.iterations.map((i) => i.candidateId)).toEqual(
       reference.iterations.map((i) => i.candidateId),
@@ -98,7 +116,10 @@ describe('executeRig resumes from the rows', { timeout: 120_000 }, () => {
     expect(stopped.candidates.map((c) => c.decision)).toEqual(['refine', null]);
     expect(stopped.candidates[1]?.validationRunId).toBe(rigRunId(rigId, 0, 1));
 
-    const r = await executeRig(deps(), rigId);
+    const designer = new CountingDesigner();
+    const r = await executeRig(deps(), rigId, { designer });
+    // Both candidates are on rows: the designer is asked for neither (nor for the diagnosis).
+    expect([designer.diagnoses, designer.writes]).toEqual([0, 0]);
     expect(outcome(r)).toEqual(outcome(reference));
     const { rig } = await expectRecordedOnce(rigId);
     expect(rig.acceptedCandidateId).toBe(r.acceptedCandidateId);
