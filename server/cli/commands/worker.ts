@@ -29,20 +29,28 @@ export const command: Command = {
     const lockMs = intOption(values, 'lock-ms', 30_000);
     const stalledMs = intOption(values, 'stalled-ms', lockMs);
     const rigConcurrency = intOption(values, 'rigs', 1);
-    if (rigConcurrency < 0) throw new UsageError('--rigs must be 0 or more');
+    if (rigConcurrency < 0 || concurrency < 0) {
+      throw new UsageError('--rigs and --concurrency must be 0 or more');
+    }
+    if (rigConcurrency === 0 && concurrency === 0) {
+      throw new UsageError('--concurrency 0 and --rigs 0 leave the worker nothing to do');
+    }
     // The rigs this worker drives launch their runs on the same episode queue.
     const { db, events, rigs } = await services(queueName ? { queueName } : {});
-    const worker = startEpisodeWorker({
-      db,
-      events,
-      policyOptions: skillBankOptions(db),
-      redisUrl,
-      ...(queueName ? { queueName } : {}),
-      concurrency,
-      executor: flag(values, 'inline') ? inProcessExecutor() : poolExecutor(concurrency),
-      lockDurationMs: lockMs,
-      stalledIntervalMs: stalledMs,
-    });
+    const worker =
+      concurrency > 0
+        ? startEpisodeWorker({
+            db,
+            events,
+            policyOptions: skillBankOptions(db),
+            redisUrl,
+            ...(queueName ? { queueName } : {}),
+            concurrency,
+            executor: flag(values, 'inline') ? inProcessExecutor() : poolExecutor(concurrency),
+            lockDurationMs: lockMs,
+            stalledIntervalMs: stalledMs,
+          })
+        : undefined;
     const rigWorker =
       rigConcurrency > 0
         ? rigs.startWorker({
@@ -51,18 +59,17 @@ export const command: Command = {
             stalledIntervalMs: stalledMs,
           })
         : undefined;
-    await Promise.all([worker.ready(), rigWorker?.ready()]);
-    io.err(
-      `worker ${worker.id} ready (concurrency ${concurrency}${rigWorker ? `, rigs ${rigConcurrency}` : ''})\n`,
-    );
+    await Promise.all([worker?.ready(), rigWorker?.ready()]);
+    const id = worker?.id ?? rigWorker?.id;
+    io.err(`worker ${id} ready (concurrency ${concurrency}, rigs ${rigConcurrency})\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', resolve);
       process.once('SIGINT', resolve);
     });
-    io.err(`worker ${worker.id} stopping\n`);
+    io.err(`worker ${id} stopping\n`);
     // Rigs first: put back between steps for another worker, before the episodes they wait on stop.
     await rigWorker?.close();
-    await worker.close();
+    await worker?.close();
     return 0;
   },
 };
