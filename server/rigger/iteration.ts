@@ -83,8 +83,8 @@ async function iteration(
   }
   if (!row.decision) {
     const decided = await validateAndDecide(env, ctx, row);
-    // Another execution of the rig decided this iteration first: its record stands.
     if (decided.applied) return { row: decided.row, attempt: decided.attempt };
+    // Another execution of the rig decided this iteration first: its record stands.
     row = decided.row;
   }
   return { row, attempt: await recordedAttempt(env, row) };
