@@ -19,9 +19,7 @@ describe('import direction', () => {
       await violations(FIXTURE, ['bridges', 'server', 'components', 'contracts'], {
         tsConfig: path.join(ROOT, 'tsconfig.json'),
       })
-    ).map(
-      (v) => `${v.rule.name}: ${v.from} → ${v.to}`,
-    );
+    ).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(found.filter((f) => !f.startsWith('no-circular')).sort()).toEqual(
       [
         'bridges-stand-alone: bridges/leak.ts → server/db/index.ts',

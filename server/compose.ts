@@ -1,7 +1,8 @@
 // The composition root: the one place that opens the database and wires the services together —
 // rollouts with their engine, event log and queues; skill banks behind the rollouts' policy-options
-// port; EnvRigger; accounts; the studio's worker pool. The studio (main.ts), the CLI and the BullMQ
-// worker all start here; tests compose with a throw-away database and an in-process engine.
+// port; EnvRigger and its rig jobs; accounts; the studio's worker pool. The studio (main.ts), the
+// CLI and the BullMQ worker all start here; tests compose with a throw-away database and an
+// in-process engine.
 import '#server-only';
 
 import { StudioPool } from './api/studio-pool.ts';
@@ -10,6 +11,8 @@ import { Catalogue } from './catalogue.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
 import { PlaySessions } from './play/sessions.ts';
+import { rigQueueName } from './rigger/bullmq.ts';
+import { RigJobs } from './rigger/jobs.ts';
 import type { RigDeps } from './rigger/loop.ts';
 import { runRig } from './rigger/loop.ts';
 import { defaultEngine } from './rollouts/default-engine.ts';
@@ -32,9 +35,16 @@ export interface Services {
   readonly play: PlaySessions;
   /** What EnvRigger needs (database, rollouts). */
   rigDeps(): RigDeps;
+  /** Rigs as jobs: start one (recorded, then queued like runs), resume, consume BullMQ rig jobs. */
+  readonly rigs: RigJobs;
+  /**
+   * Start-up recovery, run by the studio at start: episodes of unfinished local runs are dispatched
+   * again, then unfinished rigs (which wait for those runs).
+   */
+  resumeUnfinished(): Promise<{ runs: string[]; rigs: string[] }>;
   /** What the skill-source comparison needs (a store for what it persists, EnvRigger). */
   skillDeps(o?: { onProgress?: (text: string) => void }): CompareDeps;
-  /** Releases everything opened here (queues after their running episodes, pools, Redis, database). */
+  /** Releases everything opened here (rigs, queues after their running episodes, pools, Redis, database). */
   close(): Promise<void>;
 }
 
@@ -67,6 +77,13 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
   const studio = new StudioPool();
   const play = new PlaySessions(studio);
   const rigDeps: RigDeps = { db, rollouts };
+  const rigs = new RigJobs({
+    deps: rigDeps,
+    // A rig goes where its runs go: BullMQ with Redis and a shared PostgreSQL, else this process.
+    queue: rollouts.preferredQueue(),
+    ...(cfg.REDIS_URL ? { redisUrl: cfg.REDIS_URL } : {}),
+    queueName: rigQueueName(o.queueName),
+  });
   let closed = false;
   return {
     config: cfg,
@@ -79,6 +96,11 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     studio,
     play,
     rigDeps: () => rigDeps,
+    rigs,
+    async resumeUnfinished() {
+      const runs = await rollouts.resumeUnfinishedRuns({ queue: 'local' });
+      return { runs, rigs: await rigs.resumeUnfinished() };
+    },
     skillDeps: (s = {}) => ({
       store: { db, events },
       runRig: (input) => runRig(rigDeps, input),
@@ -88,6 +110,8 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
       if (closed) return;
       closed = true;
       play.closeAll();
+      // Rigs first: stopped between steps (they resume at the next start) before their runs stop.
+      await rigs.close().catch((e: unknown) => console.error('rigs:', e));
       await studio.close().catch(() => undefined);
       await rollouts.close().catch((e: unknown) => console.error('rollouts:', e));
       await events.close().catch(() => undefined);

@@ -22,9 +22,11 @@ async function startServices(): Promise<Services> {
   const services = await composeServices({ config: config() });
   // Team mode's first start: the configured admin and a default project.
   await services.accounts.ensureAdmin();
-  // Episodes a previous process left unfinished are dispatched again (exactly once per episode).
-  const resumed = await services.rollouts.resumeUnfinishedRuns({ queue: 'local' });
-  if (resumed.length > 0) console.log(`resumed ${resumed.length} unfinished run(s)`);
+  // Runs and rigs a previous process left unfinished are dispatched again: each episode is recorded
+  // once, and each rig goes on from the rows it wrote.
+  const resumed = await services.resumeUnfinished();
+  if (resumed.runs.length > 0) console.log(`resumed ${resumed.runs.length} unfinished run(s)`);
+  if (resumed.rigs.length > 0) console.log(`resumed ${resumed.rigs.length} unfinished rig(s)`);
   if (!services.config.NO_DEMO) {
     const loaded = await loadDemo(services);
     if (loaded) console.log(`demo content: ${loaded}`);

@@ -4,8 +4,11 @@ export { HeuristicDesigner } from './designers/heuristic/index.ts';
 export { createDesigner, DESIGNERS, type DesignerName } from './designers/index.ts';
 export { lessonsOf } from './lessons.ts';
 export {
+  createRig,
+  executeRig,
   type IterationResult,
   type RigDeps,
+  type RigHooks,
   type RigInput,
   RigInputSchema,
   type RigResult,

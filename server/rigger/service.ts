@@ -1,6 +1,6 @@
-// The rigs as the studio sees them: launch a rig in the background (answering with its id as soon
-// as it exists), read a rig with its diagnoses, candidates and decisions, list rigs, and record a
-// person's approval or rejection of a candidate whatever the automatic decision was.
+// The rigs as the studio sees them: read a rig with its diagnoses, candidates and decisions, list
+// rigs, and record a person's approval or rejection of a candidate whatever the automatic decision
+// was. Launching is a job (jobs.ts: RigJobs.start, on the composed services).
 
 import { displayTaskId } from '../../bridges/core/capabilities.ts';
 import { configuredBridges } from '../bridges.ts';
@@ -13,24 +13,7 @@ import {
   decideHarnessVersion,
   saveHarnessVersion,
 } from '../harnesses/library.ts';
-import { type RigDeps, type RigInput, runRig } from './loop.ts';
 import type { Evidence } from './types.ts';
-
-/** Starts a rig; resolves with its id once the Rig row exists, the loop goes on in the background. */
-export function startRig(deps: RigDeps, input: RigInput): Promise<{ rigId: string }> {
-  return new Promise((resolve, reject) => {
-    let created = false;
-    runRig(deps, input, {
-      onRigCreated: (rigId) => {
-        created = true;
-        resolve({ rigId });
-      },
-    }).catch((e: unknown) => {
-      // Before the row exists the caller hears of it; after, the rig row carries the error.
-      if (!created) reject(e);
-    });
-  });
-}
 
 export interface RigCandidateView {
   id: string;

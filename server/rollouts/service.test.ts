@@ -254,4 +254,21 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       rollouts.launchRun({ spec: counterSpec, policy: 'test:inc', seeds: [1, 1] }),
     ).rejects.toThrow(/duplicate/);
   });
+
+  it('launches a named run once, however often (or however concurrently) it is launched', async () => {
+    const rollouts = use(counterEngine());
+    const input = { spec: counterSpec, policy: 'test:inc', k: 3, queue: 'local' } as const;
+    const runId = `named${kind}run`;
+    const launches = await Promise.all([
+      rollouts.launchRun(input, { runId }),
+      rollouts.launchRun(input, { runId }),
+    ]);
+    expect(launches).toEqual([{ runId }, { runId }]);
+    expect((await rollouts.waitForRun(runId)).episodesDone).toBe(3);
+    expect(await rollouts.launchRun(input, { runId })).toEqual({ runId });
+    expect(await handle.db.run.count({ where: { id: runId } })).toBe(1);
+    expect(await handle.db.episode.count({ where: { runId } })).toBe(3);
+    const ended = (await rollouts.events.list(runId)).filter((e) => e.type === 'episode_ended');
+    expect(ended).toHaveLength(3);
+  });
 });

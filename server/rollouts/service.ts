@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { firstIssue } from '../../contracts/issues.ts';
 import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
+import { isUniqueViolation } from '../db/queries.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError, parseInput } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
 import { EpisodeQueue } from './bullmq.ts';
@@ -106,7 +107,12 @@ export class Rollouts {
     return this.bullmq;
   }
 
-  async launchRun(raw: LaunchRunInput): Promise<{ runId: string }> {
+  /**
+   * `o.runId` makes the launch idempotent (the EnvRigger names a run after its rig, round and
+   * iteration): when a run of that id exists it is returned as it is, never launched twice.
+   */
+  async launchRun(raw: LaunchRunInput, o: { runId?: string } = {}): Promise<{ runId: string }> {
+    if (o.runId && (await this.runExists(o.runId))) return { runId: o.runId };
     const input = parseInput(LaunchRunInputSchema, raw);
     const spec = parseRunSpec(input.spec);
     const taskIds = input.taskIds ?? [firstBase(spec.env).task];
@@ -130,9 +136,39 @@ export class Rollouts {
       ...(input.invalidLoopLimit !== undefined ? { invalidLoopLimit: input.invalidLoopLimit } : {}),
       ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
     };
-    const runId = await this.db.$transaction(async (tx) => {
+    let runId: string;
+    try {
+      runId = await this.createRun(input, spec, { taskIds, seeds, total, queue, rewardParams }, o);
+    } catch (e) {
+      // Another process launched the same named run first: that one is the run.
+      if (o.runId && isUniqueViolation(e)) return { runId: o.runId };
+      throw e;
+    }
+    await this.dispatch(runId, queue);
+    return { runId };
+  }
+
+  private async runExists(runId: string): Promise<boolean> {
+    return (await this.db.run.count({ where: { id: runId } })) > 0;
+  }
+
+  private createRun(
+    input: z.output<typeof LaunchRunInputSchema>,
+    spec: HarnessSpec,
+    r: {
+      taskIds: string[];
+      seeds: number[];
+      total: number;
+      queue: 'local' | 'bullmq';
+      rewardParams: Record<string, unknown>;
+    },
+    o: { runId?: string },
+  ): Promise<string> {
+    const { taskIds, seeds, total, queue, rewardParams } = r;
+    return this.db.$transaction(async (tx) => {
       const run = await tx.run.create({
         data: {
+          ...(o.runId ? { id: o.runId } : {}),
           kind: input.kind,
           policy: input.policy,
           harnessVersionId: input.harnessVersionId ?? null,
@@ -143,7 +179,7 @@ export class Rollouts {
           maxSteps: input.maxSteps,
           concurrency: input.concurrency ?? null,
           queue,
-          rewardParams,
+          rewardParams: rewardParams as object,
           episodesTotal: total,
           projectId: input.projectId ?? null,
           createdBy: input.createdBy ?? null,
@@ -158,8 +194,11 @@ export class Rollouts {
       }
       return run.id;
     });
-    await this.dispatch(runId, queue);
-    return { runId };
+  }
+
+  /** Where a launch that names no queue goes: BullMQ with Redis and a shared PostgreSQL, else local. */
+  preferredQueue(): 'local' | 'bullmq' {
+    return this.queueFor(undefined);
   }
 
   /** Scale-out by configuration: Redis for the jobs and a PostgreSQL the workers share. */

@@ -157,6 +157,30 @@ describe('rigs router: a person reviews a candidate', () => {
     expect(h.status).toBe('rejected');
   });
 
+  it('launch answers with the id of a queued rig the rig queue runs; byId follows it', async () => {
+    const { rigId } = await caller.rigs.launch({
+      task: 'household:eval_seen-004',
+      policy: 'scripted:household-no-transform',
+      maxIterations: 1,
+    });
+    const early = await caller.rigs.byId({ id: rigId });
+    expect(['queued', 'running']).toContain(early.status);
+    expect(early.constraints.band).toEqual([0.4, 0.6]);
+    await services.rigs.whenIdle();
+    const done = await caller.rigs.byId({ id: rigId });
+    expect(done.status).toBe('completed');
+    expect(done.baselineRunId).not.toBeNull();
+    expect(done.diagnoses.map((d) => d.label)).toEqual(['skips-required-transformation']);
+    expect(done.candidates).toHaveLength(1);
+    expect(done.candidates[0]?.decision).not.toBeNull();
+    await expect(
+      caller.rigs.launch({
+        task: 'household:no-such-task',
+        policy: 'scripted:household-no-transform',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('answers NOT_FOUND for an unknown candidate', async () => {
     await expect(
       callerFor(services).rigs.review({ candidateId: 'nope', decision: 'approve' }),

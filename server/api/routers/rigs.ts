@@ -1,7 +1,7 @@
 // EnvRigger in the studio: launch a rig, follow it, review its candidates.
 import { z } from 'zod';
 import { RigInputSchema } from '../../rigger/loop.ts';
-import { getRig, listRigs, reviewCandidate, startRig } from '../../rigger/service.ts';
+import { getRig, listRigs, reviewCandidate } from '../../rigger/service.ts';
 import { owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
 
 export const rigsRouter = router({
@@ -19,10 +19,11 @@ export const rigsRouter = router({
     .input(z.object({ id: z.string() }))
     .query(({ input, ctx }) => getRig(ctx.db, input.id)),
   launch: researcherProcedure
-    // The project is the caller's active one, never the client's word.
+    // The project is the caller's active one, never the client's word. A rig is a job: the answer
+    // is its id once recorded; the rig runs in the studio's rig queue or on a BullMQ worker.
     .input(RigInputSchema.omit({ createdBy: true, policyOptions: true, projectId: true }))
     .mutation(({ input, ctx }) =>
-      startRig(ctx.services.rigDeps(), {
+      ctx.services.rigs.start({
         ...input,
         createdBy: ctx.actor,
         ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),

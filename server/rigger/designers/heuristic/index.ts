@@ -104,6 +104,8 @@ function estimateBudget(
 export class HeuristicDesigner implements Designer {
   readonly name = 'heuristic';
   private makers: Maker[] | undefined;
+  /** The diagnosis the makers were built for (a resumed rig reuses a recorded diagnosis). */
+  private makersFor: DiagnosisReport | undefined;
 
   async diagnose(ctx: DesignContext): Promise<DiagnosisReport> {
     this.makers = undefined;
@@ -164,7 +166,10 @@ export class HeuristicDesigner implements Designer {
   async write(ctx: DesignContext): Promise<CandidateDraft | undefined> {
     const diagnosis = ctx.diagnosis ?? (await this.diagnose(ctx));
     if (diagnosis.direction === 'none') return undefined;
-    this.makers ??= await structuralsFor(ctx, diagnosis);
+    if (!this.makers || this.makersFor !== diagnosis) {
+      this.makers = await structuralsFor(ctx, diagnosis);
+      this.makersFor = diagnosis;
+    }
     const last = ctx.attempts.at(-1);
     const p = last ? paramsOf(last) : undefined;
     if (!last || !p) {

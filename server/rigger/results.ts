@@ -1,0 +1,65 @@
+// What a rig answers (the CLI's JSON, the skill comparison, tests): per round the baseline, the
+// diagnosis and each iteration's candidate, validation and decision.
+import type { HarnessSpec } from '../harness/spec.ts';
+import type { Batch, Decision, DiagnosisReport } from './types.ts';
+
+export interface ValidationSummary {
+  runId: string | null;
+  successRate: number | null;
+  interval: [number, number];
+  failureDistribution: Record<string, number>;
+  meanSteps: number | null;
+  errors: number;
+}
+
+export interface IterationResult {
+  iteration: number;
+  candidateId: string;
+  candidate: { spec: HarnessSpec; rationale: string };
+  writeError?: string;
+  validation: ValidationSummary | null;
+  decision: Decision;
+  feedback: string;
+}
+
+export interface RoundResult {
+  round: number;
+  skills: string[];
+  baseline: {
+    runId: string;
+    successRate: number | null;
+    interval: [number, number];
+    failureDistribution: Record<string, number>;
+    meanSteps: number | null;
+    cached: boolean;
+  };
+  diagnosis: DiagnosisReport;
+  iterations: IterationResult[];
+  accepted: HarnessSpec | null;
+  acceptedCandidateId: string | null;
+  /** What the accepted harness taught (carried into the next round's policy). */
+  lessons: string[];
+}
+
+export interface RigResult extends RoundResult {
+  rigId: string;
+  taskId: string;
+  rounds?: RoundResult[];
+  durationMs: number;
+}
+
+export function validationSummary(batch: Batch): ValidationSummary {
+  const s = batch.stats;
+  return {
+    runId: batch.runId,
+    successRate: s.successRate,
+    interval: s.interval,
+    failureDistribution: s.failureDistribution,
+    meanSteps: s.meanSteps,
+    errors: s.errors,
+  };
+}
+
+export function fmtRate(x: number | null): string {
+  return x === null ? '-' : `${Math.round(x * 100)}%`;
+}

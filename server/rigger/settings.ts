@@ -1,0 +1,113 @@
+// What a rig is asked to do, and how those settings live on its Rig row: the columns hold the
+// task, policy, designer, K and limits; `constraints` (JSON, parsed here on read) holds the rest —
+// bands, defect, seeds, scene, step budget, policy options, concurrency and the queue of its job.
+// A rig job is therefore only its id: any process can rebuild the settings from the row.
+import { z } from 'zod';
+import type { Json } from '../../bridges/core/types.ts';
+import { parseInput } from '../errors.ts';
+import { DESIGNERS } from './designers/index.ts';
+import { BandSchema } from './types.ts';
+
+export const RigInputSchema = z.object({
+  /** `bridge:task`. */
+  task: z.string().regex(/^[^:]+:.+$/, 'task must look like bridge:task'),
+  policy: z.string().min(1),
+  designer: z.enum(DESIGNERS).default('heuristic'),
+  k: z.number().int().min(1).max(100).default(5),
+  maxIterations: z.number().int().min(1).max(50).default(5),
+  band: BandSchema.default([0.4, 0.6]),
+  stepsBand: BandSchema.optional(),
+  defect: z.string().max(2000).optional(),
+  rounds: z.number().int().min(1).max(10).default(1),
+  maxSteps: z.number().int().min(1).max(10_000).default(50),
+  /** First baseline seed; validations use fresh seeds after the baseline's. */
+  seed: z.number().int().min(0).default(0),
+  /** The start state every rollout of the rig plays, for bridges that can pin one (Bridge.pinTask). */
+  scene: z.number().int().min(0).default(0),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  /** Policy options for every rollout (e.g. skill tags); rounds add the lessons of earlier rounds. */
+  policyOptions: z.record(z.string(), z.unknown()).optional(),
+  createdBy: z.string().optional(),
+  projectId: z.string().optional(),
+});
+export type RigInput = z.input<typeof RigInputSchema>;
+export type RigSettings = z.output<typeof RigInputSchema>;
+
+export type RigQueueKind = 'local' | 'bullmq';
+
+/** `Rig.constraints`: the settings that have no column. Rows written before rigs were jobs lack
+ * `queue`, `concurrency` and `policyOptions`; they ran in the studio process, hence `local`. */
+export const StoredRigSettingsSchema = z.object({
+  band: BandSchema,
+  stepsBand: BandSchema.optional(),
+  defect: z.string().optional(),
+  seed: z.number().int().default(0),
+  scene: z.number().int().default(0),
+  maxSteps: z.number().int().default(50),
+  concurrency: z.number().int().optional(),
+  policyOptions: z.record(z.string(), z.unknown()).optional(),
+  queue: z.enum(['local', 'bullmq']).default('local'),
+});
+export type StoredRigSettings = z.output<typeof StoredRigSettingsSchema>;
+
+export function parseRigInput(raw: RigInput): RigSettings {
+  return parseInput(RigInputSchema, raw);
+}
+
+export function storedSettings(input: RigSettings, queue: RigQueueKind): StoredRigSettings {
+  return {
+    band: input.band,
+    ...(input.stepsBand ? { stepsBand: input.stepsBand } : {}),
+    ...(input.defect ? { defect: input.defect } : {}),
+    seed: input.seed,
+    scene: input.scene,
+    maxSteps: input.maxSteps,
+    ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
+    ...(input.policyOptions ? { policyOptions: input.policyOptions } : {}),
+    queue,
+  };
+}
+
+export interface RigRowSettings {
+  bridge: string;
+  taskId: string;
+  policy: string;
+  designer: string;
+  k: number;
+  maxIterations: number;
+  rounds: number;
+  constraints: unknown;
+  createdBy: string | null;
+  projectId: string | null;
+}
+
+/** The settings a rig was created with, read back from its row. */
+export function settingsOfRow(row: RigRowSettings): RigSettings & { queue: RigQueueKind } {
+  const stored = StoredRigSettingsSchema.parse(row.constraints);
+  const { queue, ...rest } = stored;
+  const input = parseRigInput({
+    ...rest,
+    // The task id on the row is already pinned; pinning it again leaves it as it is.
+    task: `${row.bridge}:${row.taskId}`,
+    policy: row.policy,
+    designer: row.designer as RigSettings['designer'],
+    k: row.k,
+    maxIterations: row.maxIterations,
+    rounds: row.rounds,
+    ...(row.createdBy ? { createdBy: row.createdBy } : {}),
+    ...(row.projectId ? { projectId: row.projectId } : {}),
+  });
+  return { ...input, queue };
+}
+
+/** The options every rollout of a round carries: the rig's own plus the skills of earlier rounds. */
+export function roundPolicyOptions(
+  input: RigSettings,
+  skills: string[],
+): Record<string, Json> | undefined {
+  if (skills.length === 0 && !input.policyOptions) return undefined;
+  return {
+    ...((input.policyOptions ?? {}) as Record<string, Json>),
+    ...(skills.length ? { skills } : {}),
+  };
+}
