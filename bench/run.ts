@@ -3,7 +3,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow } from './row.ts';
 
-
 type Part = { title: string; load: () => Promise<() => Promise<BenchRow[]>> };
 
 const parts: Part[] = [
