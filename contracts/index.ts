@@ -3,6 +3,7 @@
 // but zod and the environment contract's types (bridges/core), so the client bundle can use it.
 export * from './json.ts';
 export * from './reward.ts';
+export * from './rigs.ts';
 export * from './runs.ts';
 export * from './skills.ts';
 export * from './spec.ts';

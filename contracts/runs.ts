@@ -32,6 +32,7 @@ export const FAILURE_CATEGORIES = [
   'invalid_action_loop',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);
 
 /** harness: hook code, stage set-up, worker crash; policy: the policy itself threw; infra: network, env runtime. */
 export const EPISODE_ERROR_KINDS = ['harness', 'policy', 'infra'] as const;
@@ -151,6 +152,7 @@ export const RUN_EVENT_TYPES = [
   'run_progress',
   'run_completed',
 ] as const satisfies readonly RunEventType[];
+export const RunEventTypeSchema = z.enum(RUN_EVENT_TYPES);
 
 /** One stored event: its resumable cursor (a decimal bigint), its run, when it committed. */
 export type RunEventRecord = RunEventBody & { id: string; runId: string; createdAt: string };
