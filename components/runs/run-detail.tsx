@@ -80,7 +80,7 @@ export function RunDetail({ id }: { id: string }) {
             {r.spec.env.type !== 'base' ? (
               <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
             ) : null}
-            <RunSkillBank rewardParams={r.rewardParams} />
+            <RunSkillBank policyOptions={r.policyOptions} />
             <span>
               · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
             </span>

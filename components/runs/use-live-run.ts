@@ -89,7 +89,7 @@ export function useLiveRun(runId: string, active: boolean) {
           status: 'done' as EpisodeRow['status'],
           attempt: 0,
           outcome: payload.outcome as EpisodeRow['outcome'],
-          failureCategory: payload.failureCategory,
+          failureCategory: payload.failureCategory as EpisodeRow['failureCategory'],
           errorKind: payload.errorKind as EpisodeRow['errorKind'],
           errorMessage: payload.error,
           steps: payload.steps,

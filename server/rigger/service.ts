@@ -11,8 +11,9 @@ import {
   decideHarnessVersion,
   saveHarnessVersion,
 } from '../harnesses/library.ts';
+import type { DesignerName } from './designers/index.ts';
 import { type RigDeps, type RigInput, runRig } from './loop.ts';
-import type { Evidence } from './types.ts';
+import type { Axis, Evidence } from './types.ts';
 
 /** Starts a rig; resolves with its id once the Rig row exists, the loop goes on in the background. */
 export function startRig(deps: RigDeps, input: RigInput): Promise<{ rigId: string }> {
@@ -51,7 +52,7 @@ export interface RigView {
   bridge: string;
   taskId: string;
   policy: string;
-  designer: string;
+  designer: DesignerName;
   k: number;
   maxIterations: number;
   rounds: number;
@@ -65,7 +66,7 @@ export interface RigView {
   diagnoses: {
     id: string;
     round: number;
-    axis: string;
+    axis: Axis;
     label: string;
     description: string;
     evidence: Evidence[];

@@ -3,10 +3,15 @@
 // routers, the CLI and the EnvRigger all call one Rollouts instance, built by the composition root
 // (server/compose.ts) with its database, engine, event log and queues.
 import { z } from 'zod';
-import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
+import {
+  InvalidLoopLimitSchema,
+  isFinalStatus,
+  PolicyOptionsSchema,
+  RewardParamsSchema,
+} from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError } from '../errors.ts';
-import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
+import { type HarnessSpec, HarnessSpecSchema } from '../harness/spec.ts';
 import { EpisodeQueue } from './bullmq.ts';
 import { PASS_THROUGH_OPTIONS, type PolicyOptionsResolver, type RolloutEngine } from './engine.ts';
 import { firstBase } from './episode.ts';
@@ -39,11 +44,11 @@ export const LaunchRunInputSchema = z.object({
   harnessVersionId: z.string().optional(),
   rewardParams: RewardParamsSchema.partial().optional(),
   /** Consecutive invalid actions that end an episode (invalid_action_loop). */
-  invalidLoopLimit: z.number().int().min(1).max(10_000).optional(),
+  invalidLoopLimit: InvalidLoopLimitSchema.max(10_000).optional(),
   projectId: z.string().optional(),
   createdBy: z.string().optional(),
   /** Handed to the policy (PolicyContext.options), e.g. skill tags; stored with the run's settings. */
-  policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
+  policyOptions: PolicyOptionsSchema.optional(),
 });
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
 
@@ -136,11 +141,6 @@ export class Rollouts {
     // E.g. a run with a skill bank (EvoHarness): an unknown bank fails the launch, not every episode.
     await this.policyOptions.check(input.policyOptions);
 
-    const rewardParams = {
-      ...(input.rewardParams ?? {}),
-      ...(input.invalidLoopLimit !== undefined ? { invalidLoopLimit: input.invalidLoopLimit } : {}),
-      ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
-    };
     const runId = await this.db.$transaction(async (tx) => {
       const run = await tx.run.create({
         data: {
@@ -154,7 +154,10 @@ export class Rollouts {
           maxSteps: input.maxSteps,
           concurrency: input.concurrency ?? null,
           queue,
-          rewardParams,
+          rewardParams: input.rewardParams ?? {},
+          invalidLoopLimit: input.invalidLoopLimit ?? null,
+          // A JSON column takes null as Prisma.DbNull only; no options: the column stays null.
+          ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
           episodesTotal: total,
           projectId: input.projectId ?? null,
           createdBy: input.createdBy ?? null,
