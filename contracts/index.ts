@@ -4,6 +4,7 @@
 export * from './issues.ts';
 export * from './json.ts';
 export * from './reward.ts';
+export * from './rigs.ts';
 export * from './runs.ts';
 export * from './skills.ts';
 export * from './spec.ts';

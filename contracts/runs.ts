@@ -1,6 +1,7 @@
 // Runs and episodes as they cross the wire: statuses, outcomes, the cost-aware reward's parameters
-// and terms, and the live run events (a discriminated union on `type`). The values of the status
-// and outcome sets are the database's enums (a test keeps them equal).
+// and terms, the run's other settings (policy options, invalid-action loop limit), and the live run
+// events (a discriminated union on `type`). Every closed set here is a database enum too (a test,
+// server/db/contracts.test.ts, keeps them equal).
 import { z } from 'zod';
 import { JsonSchemaZ } from './json.ts';
 
@@ -32,6 +33,7 @@ export const FAILURE_CATEGORIES = [
   'invalid_action_loop',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);
 
 /** harness: hook code, stage set-up, worker crash; policy: the policy itself threw; infra: network, env runtime. */
 export const EPISODE_ERROR_KINDS = ['harness', 'policy', 'infra'] as const;
@@ -116,7 +118,7 @@ const EpisodeEndedSchema = z.object({
   taskId: z.string(),
   seed: z.number().int(),
   outcome: z.enum(EPISODE_OUTCOMES).nullable(),
-  failureCategory: z.string().nullable(),
+  failureCategory: FailureCategorySchema.nullable(),
   errorKind: z.enum(EPISODE_ERROR_KINDS).nullable(),
   error: z.string().nullable(),
   steps: z.number().int(),
@@ -151,16 +153,21 @@ export const RUN_EVENT_TYPES = [
   'run_progress',
   'run_completed',
 ] as const satisfies readonly RunEventType[];
+export const RunEventTypeSchema = z.enum(RUN_EVENT_TYPES);
 
 /** One stored event: its resumable cursor (a decimal bigint), its run, when it committed. */
 export type RunEventRecord = RunEventBody & { id: string; runId: string; createdAt: string };
 
 /**
- * What a run stores beside its reward parameters: the invalid-action loop limit and the policy's
- * options (e.g. skill tags, a skill bank id).
+ * The reward parameters a run stores (Run.rewardParams): the ones it overrides, nothing else. Its
+ * other settings have columns of their own: `invalidLoopLimit` (an integer) and `policyOptions`.
  */
-export const RunParamsSchema = RewardParamsSchema.partial().extend({
-  invalidLoopLimit: z.number().int().min(1).optional(),
-  policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
-});
+export const RunParamsSchema = RewardParamsSchema.partial();
 export type RunParams = z.infer<typeof RunParamsSchema>;
+
+/** Consecutive invalid actions that end an episode (invalid_action_loop); Run.invalidLoopLimit. */
+export const InvalidLoopLimitSchema = z.number().int().min(1);
+
+/** What a run hands its policy (PolicyContext.options), e.g. skill tags or a skill bank id; Run.policyOptions. */
+export const PolicyOptionsSchema = z.record(z.string(), JsonSchemaZ);
+export type PolicyOptions = z.infer<typeof PolicyOptionsSchema>;

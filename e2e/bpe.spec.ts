@@ -110,14 +110,12 @@ test('a skilled bpe run with edited reward parameters; the reward term by term',
   );
 
   // The run records the bank and the edited parameters.
-  const run = await trpcQuery<{ rewardParams: Record<string, unknown> }>(page, 'runs.byId', {
-    id: runId,
-  });
-  expect(run.rewardParams).toMatchObject({
-    update: 75,
-    lambdaInv: 0.5,
-    policyOptions: { skillBankId: bank.bankId },
-  });
+  const run = await trpcQuery<{
+    rewardParams: Record<string, unknown>;
+    policyOptions: Record<string, unknown> | null;
+  }>(page, 'runs.byId', { id: runId });
+  expect(run.rewardParams).toMatchObject({ update: 75, lambdaInv: 0.5 });
+  expect(run.policyOptions).toMatchObject({ skillBankId: bank.bankId });
 
   const episodes = await trpcQuery<{ items: Episode[] }>(page, 'runs.episodes', { runId });
   const episode = episodes.items[0]!;

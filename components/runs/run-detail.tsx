@@ -102,7 +102,7 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
           {r.spec.env.type !== 'base' ? (
             <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
           ) : null}
-          <RunSkillBank rewardParams={r.rewardParams} />
+          <RunSkillBank policyOptions={r.policyOptions} />
           <span>
             · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
           </span>

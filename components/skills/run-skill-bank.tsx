@@ -2,16 +2,15 @@
 import Link from 'next/link';
 import { Badge } from '../ui/badge.tsx';
 
-export function skillBankOfRun(rewardParams: unknown): string | undefined {
-  if (!rewardParams || typeof rewardParams !== 'object' || Array.isArray(rewardParams)) return;
-  const options = (rewardParams as { policyOptions?: unknown }).policyOptions;
-  if (!options || typeof options !== 'object' || Array.isArray(options)) return;
-  const id = (options as { skillBankId?: unknown }).skillBankId;
+/** The bank id in a run's policy options (`run.policyOptions.skillBankId`), if any. */
+export function skillBankOfRun(policyOptions: unknown): string | undefined {
+  if (!policyOptions || typeof policyOptions !== 'object' || Array.isArray(policyOptions)) return;
+  const id = (policyOptions as { skillBankId?: unknown }).skillBankId;
   return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
-export function RunSkillBank({ rewardParams }: { rewardParams: unknown }) {
-  const id = skillBankOfRun(rewardParams);
+export function RunSkillBank({ policyOptions }: { policyOptions: unknown }) {
+  const id = skillBankOfRun(policyOptions);
   if (!id) return null;
   return (
     <Link href={`/skills/${id}`} data-testid="run-skill-bank">

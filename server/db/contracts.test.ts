@@ -1,14 +1,31 @@
-// The contracts' closed sets are the database's enums: a status the client knows is one the
-// database can hold, and the other way round.
+// The contracts' closed sets are the database's enums: a value the client knows is one the database
+// can hold, and the other way round.
 import { describe, expect, it } from 'vitest';
+import { AXES, DESIGNERS } from '../../contracts/rigs.ts';
 import {
   EPISODE_ERROR_KINDS,
   EPISODE_OUTCOMES,
   EPISODE_STATUSES,
+  FAILURE_CATEGORIES,
+  RUN_EVENT_TYPES,
   RUN_KINDS,
   RUN_STATUSES,
 } from '../../contracts/runs.ts';
-import { EpisodeOutcome, EpisodeStatus, ErrorKind, RunKind, RunStatus } from './index.ts';
+import { SKILL_BANK_SOURCES, SKILL_CATEGORIES, SKILL_EDIT_OPS } from '../../contracts/skills.ts';
+import {
+  DiagnosisAxis,
+  EpisodeOutcome,
+  EpisodeStatus,
+  ErrorKind,
+  FailureCategory,
+  RigDesigner,
+  RunEventType,
+  RunKind,
+  RunStatus,
+  SkillBankSource,
+  SkillCategory,
+  SkillEditOp,
+} from './index.ts';
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
 
@@ -19,5 +36,21 @@ describe('contracts and the schema agree', () => {
     expect(sorted(EPISODE_STATUSES)).toEqual(sorted(Object.values(EpisodeStatus)));
     expect(sorted(EPISODE_OUTCOMES)).toEqual(sorted(Object.values(EpisodeOutcome)));
     expect(sorted(EPISODE_ERROR_KINDS)).toEqual(sorted(Object.values(ErrorKind)));
+  });
+
+  it('on failure categories and run event types', () => {
+    expect(sorted(FAILURE_CATEGORIES)).toEqual(sorted(Object.values(FailureCategory)));
+    expect(sorted(RUN_EVENT_TYPES)).toEqual(sorted(Object.values(RunEventType)));
+  });
+
+  it('on rig designers and diagnosis axes', () => {
+    expect(sorted(DESIGNERS)).toEqual(sorted(Object.values(RigDesigner)));
+    expect(sorted(AXES)).toEqual(sorted(Object.values(DiagnosisAxis)));
+  });
+
+  it('on skill categories, edit ops and bank sources', () => {
+    expect(sorted(SKILL_CATEGORIES)).toEqual(sorted(Object.values(SkillCategory)));
+    expect(sorted(SKILL_EDIT_OPS)).toEqual(sorted(Object.values(SkillEditOp)));
+    expect(sorted(SKILL_BANK_SOURCES)).toEqual(sorted(Object.values(SkillBankSource)));
   });
 });

@@ -216,7 +216,7 @@ export function persistenceSuite(kind: TestDbKind): void {
       const b = await newRun(db());
       for (let i = 0; i < 30; i++) {
         await db().runEvent.create({
-          data: { runId: i % 3 === 2 ? b.id : a.id, type: 'episode.ended', payload: { i } },
+          data: { runId: i % 3 === 2 ? b.id : a.id, type: 'episode_ended', payload: { i } },
         });
       }
       const all = await runEventsAfter(db(), a.id);
@@ -271,7 +271,7 @@ export function persistenceSuite(kind: TestDbKind): void {
       expect(Object.values(empty).every((n) => n === 0)).toBe(true);
 
       const run = await newRun(db());
-      await db().runEvent.create({ data: { runId: run.id, type: 'run.started', payload: {} } });
+      await db().runEvent.create({ data: { runId: run.id, type: 'run_started', payload: {} } });
       const before = await rowCounts(db());
       expect(before.Run).toBe(1);
       expect(before.RunEvent).toBe(1);
@@ -303,7 +303,7 @@ export function persistenceSuite(kind: TestDbKind): void {
       await db().diagnosis.create({
         data: {
           rigId: rig.id,
-          axis: 'A',
+          axis: 'action',
           label: 'never opens closed receptacles',
           description: 'The target is inside a closed fridge the policy never opens.',
           evidence: [{ episodeId: 'e1', step: 4 }],

@@ -76,7 +76,7 @@ async function findCachedBaseline(
   const rows = await db.run.findMany({
     where: { kind: 'baseline', policy: req.policy, status: 'completed', maxSteps },
     orderBy: { createdAt: 'desc' },
-    select: { id: true, spec: true, seeds: true, rewardParams: true },
+    select: { id: true, spec: true, seeds: true, policyOptions: true },
     take: 200,
   });
   const want = stable(req.spec);
@@ -84,8 +84,7 @@ async function findCachedBaseline(
   for (const r of rows) {
     if (stable(r.spec) !== want) continue;
     if (stable(r.seeds) !== stable(req.seeds)) continue;
-    const options = (r.rewardParams as { policyOptions?: unknown } | null)?.policyOptions ?? null;
-    if (stable(options) !== wantOptions) continue;
+    if (stable(r.policyOptions ?? null) !== wantOptions) continue;
     return r.id;
   }
   return null;

@@ -13,7 +13,8 @@ import {
   decideHarnessVersion,
   saveHarnessVersion,
 } from '../harnesses/library.ts';
-import type { Evidence } from './types.ts';
+import type { DesignerName } from './designers/index.ts';
+import type { Axis, Evidence } from './types.ts';
 
 export interface RigCandidateView {
   id: string;
@@ -38,7 +39,7 @@ export interface RigView {
   /** The task as people read it (Bridge.displayTaskId): `taskId` without a pinned scene. */
   displayTaskId: string;
   policy: string;
-  designer: string;
+  designer: DesignerName;
   k: number;
   maxIterations: number;
   rounds: number;
@@ -52,7 +53,7 @@ export interface RigView {
   diagnoses: {
     id: string;
     round: number;
-    axis: string;
+    axis: Axis;
     label: string;
     description: string;
     evidence: Evidence[];

@@ -2,18 +2,11 @@
 // Validate decides. Designers see trajectories and the environment's interface, never the policy.
 import { z } from 'zod';
 import type { Json, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
+import type { Axis } from '../../contracts/rigs.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 
-export const AXES = [
-  'start_state',
-  'action',
-  'observation',
-  'transition',
-  'task_understanding',
-  'none',
-] as const;
-export type Axis = (typeof AXES)[number];
+export { AXES, type Axis } from '../../contracts/rigs.ts';
 
 export type Direction = 'scaffold' | 'harder' | 'none';
 export type Decision = 'accept' | 'refine' | 'reject';

@@ -6,8 +6,12 @@ import {
   type CostAwareReward,
   CostAwareRewardSchema,
   EvaluationSchema,
+  type FailureCategory,
+  InvalidLoopLimitSchema,
   type LegVerdict,
   LegVerdictsSchema,
+  type PolicyOptions,
+  PolicyOptionsSchema,
   type RunParams,
   RunParamsSchema,
 } from '../../contracts/runs.ts';
@@ -38,7 +42,12 @@ export type RunInfo = Omit<RunRow, 'createdAt' | 'startedAt' | 'finishedAt'> & {
 
 export interface RunSummary extends RunInfo {
   spec: HarnessSpec;
+  /** The reward parameters the run overrides (reward parameters only). */
   rewardParams: RunParams;
+  /** What the run handed its policy (e.g. a skill bank id), as stored; null: none. */
+  policyOptions: PolicyOptions | null;
+  /** Consecutive invalid actions that end an episode; null: the default limit. */
+  invalidLoopLimit: number | null;
   metrics: RunMetrics;
   counts: { queued: number; running: number; done: number };
 }
@@ -55,7 +64,13 @@ function toRunInfo(row: RunRow): RunInfo {
 export async function getRunSummary(db: Db, runId: string): Promise<RunSummary> {
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { ...runListSelect, spec: true, rewardParams: true },
+    select: {
+      ...runListSelect,
+      spec: true,
+      rewardParams: true,
+      policyOptions: true,
+      invalidLoopLimit: true,
+    },
   });
   if (!run) throw new NotFoundError(`run '${runId}' not found`);
   const episodes = await db.episode.findMany({
@@ -71,11 +86,22 @@ export async function getRunSummary(db: Db, runId: string): Promise<RunSummary> 
   });
   const counts = { queued: 0, running: 0, done: 0 };
   for (const e of episodes) counts[e.status] += 1;
-  const { spec, rewardParams, ...info } = run;
+  const { spec, rewardParams, policyOptions, invalidLoopLimit, ...info } = run;
+  const where = `Run ${runId}`;
   return {
     ...toRunInfo(info),
-    spec: parseColumn(HarnessSpecSchema, spec, `Run ${runId} spec`),
-    rewardParams: parseColumn(RunParamsSchema, rewardParams ?? {}, `Run ${runId} rewardParams`),
+    spec: parseColumn(HarnessSpecSchema, spec, `${where} spec`),
+    rewardParams: parseColumn(RunParamsSchema, rewardParams ?? {}, `${where} rewardParams`),
+    policyOptions: parseOptionalColumn(
+      PolicyOptionsSchema,
+      policyOptions,
+      `${where} policyOptions`,
+    ),
+    invalidLoopLimit: parseOptionalColumn(
+      InvalidLoopLimitSchema,
+      invalidLoopLimit,
+      `${where} invalidLoopLimit`,
+    ),
     metrics: computeMetrics(episodes.filter((e) => e.status === 'done')),
     counts,
   };
@@ -136,7 +162,7 @@ export async function getEpisode(db: Db, episodeId: string): Promise<EpisodeInfo
 
 export interface EpisodeFilter {
   outcome?: 'success' | 'failure' | 'error';
-  failureCategory?: string;
+  failureCategory?: FailureCategory;
   errorKind?: 'harness' | 'policy' | 'infra';
   status?: 'queued' | 'running' | 'done';
   /** Ordinal to continue after. */
@@ -176,7 +202,7 @@ export async function pageFinishedEpisodes(
   runId: string,
   o: {
     outcome?: 'success' | 'failure' | 'error';
-    failureCategory?: string;
+    failureCategory?: FailureCategory;
     cursor?: number | null;
     limit: number;
   },
@@ -347,7 +373,7 @@ export async function episodeActions(
 
 /** A run as lists show it: the summary without the spec body, plus where it ran. */
 export function runListItem(s: RunSummary) {
-  const { spec, rewardParams: _rewardParams, ...rest } = s;
+  const { spec, rewardParams: _rewardParams, policyOptions: _policyOptions, ...rest } = s;
   const base = firstBase(spec.env);
   return { ...rest, bridge: base.bridge, task: base.task, harnessed: spec.env.type !== 'base' };
 }

@@ -263,7 +263,7 @@ export class EpisodeRecorder {
           UPDATE "Run" SET status = 'running', "startedAt" = now()
           WHERE id = ANY(${mayStart}::text[]) AND status = 'queued' RETURNING id)
         INSERT INTO "RunEvent" ("runId", "type", "payload")
-        SELECT id, 'run_started', '{}'::jsonb FROM s ORDER BY id`);
+        SELECT id, 'run_started'::"RunEventType", '{}'::jsonb FROM s ORDER BY id`);
     }
     // Steps are written only with a winning outcome, so only a retried episode (attempt > 1) can
     // hold rows of an earlier attempt (e.g. from an older version): drop those that are stale.
@@ -294,7 +294,7 @@ export class EpisodeRecorder {
           "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)),
       won AS (
         UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
-          "failureCategory" = v."failureCategory", "errorKind" = v."errorKind"::"ErrorKind",
+          "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
           "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
           "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
           "durationMs" = v."durationMs", "finishedAt" = now()
@@ -332,7 +332,7 @@ export class EpisodeRecorder {
         RETURNING r.id, r."episodesDone" AS done, r."episodesTotal" AS total, r.status::text AS status, c.n),
       ev AS (
         INSERT INTO "RunEvent" ("runId", "type", "payload")
-        SELECT x."runId", x.type, x.payload FROM (
+        SELECT x."runId", x.type::"RunEventType", x.payload FROM (
           SELECT c."runId", 'episode_started' AS type, jsonb_build_object('episodeId', c.id, 'ordinal', c.ordinal,
               'taskId', c."taskId", 'seed', c.seed, 'attempt', c.attempt, 'workerId', ${this.workerId}::text) AS payload,
             1 AS grp, c.ordinal AS ord

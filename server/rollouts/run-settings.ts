@@ -1,9 +1,15 @@
 // A run's episode settings as stored on the Run row, turned into episode inputs.
 import type { Json } from '../../bridges/core/types.ts';
-import { type RunParams, RunParamsSchema } from '../../contracts/runs.ts';
+import {
+  InvalidLoopLimitSchema,
+  type PolicyOptions,
+  PolicyOptionsSchema,
+  type RunParams,
+  RunParamsSchema,
+} from '../../contracts/runs.ts';
 import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
-import { parseColumn } from '../db/json.ts';
+import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import type { PolicyOptionsResolver } from './engine.ts';
 import { firstBase } from './episode.ts';
 import type { ClaimedEpisode } from './recorder.ts';
@@ -15,8 +21,12 @@ export interface RunSettings {
   policy: string;
   maxSteps: number;
   concurrency: number | null;
-  /** Reward parameters, plus the run's invalid-action loop limit and policy options. */
+  /** The reward parameters the run overrides. */
   rewardParams: RunParams;
+  /** Null: the default limit. */
+  invalidLoopLimit: number | null;
+  /** The policy options every task shares (a stored skill bank id already expanded). */
+  policyOptions?: PolicyOptions;
   /** Per-task policy options (skills retrieved for each task's goal from the run's skill bank). */
   policyOptionsByTask?: Record<string, Record<string, Json>>;
 }
@@ -35,19 +45,32 @@ export async function loadRunSettings(
       maxSteps: true,
       concurrency: true,
       rewardParams: true,
+      invalidLoopLimit: true,
+      policyOptions: true,
       taskIds: true,
     },
   });
+  const where = `Run ${runId}`;
   const settings: RunSettings = {
     id: run.id,
-    spec: parseColumn(HarnessSpecSchema, run.spec, `Run ${runId} spec`),
+    spec: parseColumn(HarnessSpecSchema, run.spec, `${where} spec`),
     policy: run.policy,
     maxSteps: run.maxSteps,
     concurrency: run.concurrency,
-    rewardParams: parseColumn(RunParamsSchema, run.rewardParams ?? {}, `Run ${runId} rewardParams`),
+    rewardParams: parseColumn(RunParamsSchema, run.rewardParams ?? {}, `${where} rewardParams`),
+    invalidLoopLimit: parseOptionalColumn(
+      InvalidLoopLimitSchema,
+      run.invalidLoopLimit,
+      `${where} invalidLoopLimit`,
+    ),
   };
-  const policyOptions = settings.rewardParams.policyOptions;
+  const policyOptions = parseOptionalColumn(
+    PolicyOptionsSchema,
+    run.policyOptions,
+    `${where} policyOptions`,
+  );
   if (policyOptions) {
+    settings.policyOptions = policyOptions;
     // E.g. a run with a skill bank: the bank is loaded here, once per run, by whichever process
     // executes the episodes (the run row keeps only the id).
     const resolved = await options.resolve({
@@ -56,8 +79,7 @@ export async function loadRunSettings(
       taskIds: run.taskIds,
       policyOptions,
     });
-    if (resolved.shared)
-      settings.rewardParams = { ...settings.rewardParams, policyOptions: resolved.shared };
+    if (resolved.shared) settings.policyOptions = resolved.shared;
     if (resolved.perTask) settings.policyOptionsByTask = resolved.perTask;
   }
   return settings;
@@ -67,7 +89,7 @@ export function episodeInput(
   run: RunSettings,
   claimed: Pick<ClaimedEpisode, 'taskId' | 'seed'>,
 ): EpisodeInput {
-  const { invalidLoopLimit, policyOptions: shared, ...rewardParams } = run.rewardParams;
+  const { invalidLoopLimit, policyOptions: shared, rewardParams } = run;
   const perTask = run.policyOptionsByTask?.[claimed.taskId];
   const policyOptions = perTask ? { ...(shared ?? {}), ...perTask } : shared;
   return {
@@ -77,7 +99,7 @@ export function episodeInput(
     policyId: run.policy,
     maxSteps: run.maxSteps,
     rewardParams,
-    ...(invalidLoopLimit !== undefined ? { invalidLoopLimit } : {}),
+    ...(invalidLoopLimit !== null ? { invalidLoopLimit } : {}),
     ...(policyOptions !== undefined ? { policyOptions } : {}),
   };
 }

@@ -4,11 +4,16 @@
 // (server/compose.ts) with its database, engine, event log and queues.
 import { z } from 'zod';
 import { firstIssue } from '../../contracts/issues.ts';
-import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
+import {
+  InvalidLoopLimitSchema,
+  isFinalStatus,
+  PolicyOptionsSchema,
+  RewardParamsSchema,
+} from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError, parseInput } from '../errors.ts';
-import { type HarnessSpec, HarnessSpecSchema, JsonSchemaZ } from '../harness/spec.ts';
+import { type HarnessSpec, HarnessSpecSchema } from '../harness/spec.ts';
 import { EpisodeQueue } from './bullmq.ts';
 import { PASS_THROUGH_OPTIONS, type PolicyOptionsResolver, type RolloutEngine } from './engine.ts';
 import { firstBase } from './episode.ts';
@@ -41,11 +46,11 @@ export const LaunchRunInputSchema = z.object({
   harnessVersionId: z.string().optional(),
   rewardParams: RewardParamsSchema.partial().optional(),
   /** Consecutive invalid actions that end an episode (invalid_action_loop). */
-  invalidLoopLimit: z.number().int().min(1).max(10_000).optional(),
+  invalidLoopLimit: InvalidLoopLimitSchema.max(10_000).optional(),
   projectId: z.string().optional(),
   createdBy: z.string().optional(),
   /** Handed to the policy (PolicyContext.options), e.g. skill tags; stored with the run's settings. */
-  policyOptions: z.record(z.string(), JsonSchemaZ).optional(),
+  policyOptions: PolicyOptionsSchema.optional(),
 });
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
 
@@ -131,14 +136,9 @@ export class Rollouts {
     // E.g. a run with a skill bank (EvoHarness): an unknown bank fails the launch, not every episode.
     await this.policyOptions.check(input.policyOptions);
 
-    const rewardParams = {
-      ...(input.rewardParams ?? {}),
-      ...(input.invalidLoopLimit !== undefined ? { invalidLoopLimit: input.invalidLoopLimit } : {}),
-      ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
-    };
     let runId: string;
     try {
-      runId = await this.createRun(input, spec, { taskIds, seeds, total, queue, rewardParams }, o);
+      runId = await this.createRun(input, spec, { taskIds, seeds, total, queue }, o);
     } catch (e) {
       // Another process launched the same named run first: that one is the run.
       if (o.runId && isUniqueViolation(e)) return { runId: o.runId };
@@ -160,11 +160,10 @@ export class Rollouts {
       seeds: number[];
       total: number;
       queue: 'local' | 'bullmq';
-      rewardParams: Record<string, unknown>;
     },
     o: { runId?: string },
   ): Promise<string> {
-    const { taskIds, seeds, total, queue, rewardParams } = r;
+    const { taskIds, seeds, total, queue } = r;
     return this.db.$transaction(async (tx) => {
       const run = await tx.run.create({
         data: {
@@ -179,7 +178,10 @@ export class Rollouts {
           maxSteps: input.maxSteps,
           concurrency: input.concurrency ?? null,
           queue,
-          rewardParams: rewardParams as object,
+          rewardParams: input.rewardParams ?? {},
+          invalidLoopLimit: input.invalidLoopLimit ?? null,
+          // A JSON column takes null as Prisma.DbNull only; no options: the column stays null.
+          ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
           episodesTotal: total,
           projectId: input.projectId ?? null,
           createdBy: input.createdBy ?? null,

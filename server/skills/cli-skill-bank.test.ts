@@ -94,7 +94,7 @@ describe('harness rollout --skill-bank', () => {
     expect(ok.code).toBe(0);
     const { runId } = JSON.parse(ok.out) as { runId: string };
     const run = await withDb((db) => getRunSummary(db, runId));
-    expect(run.rewardParams).toMatchObject({ policyOptions: { skillBankId: bankId } });
+    expect(run.policyOptions).toMatchObject({ skillBankId: bankId });
     expect(run.episodesDone).toBe(1);
   });
 });

@@ -396,7 +396,13 @@ async function evaluate(
   return results;
 }
 
-function saveSourceBank(db: Db, input: Input, source: SkillSource, bank: SkillBankState) {
+/** The comparison's 'none' source has no skills and so no bank. */
+function saveSourceBank(
+  db: Db,
+  input: Input,
+  source: Exclude<SkillSource, 'none'>,
+  bank: SkillBankState,
+) {
   return saveBank(db, {
     name: `${source} skills · ${input.policy} · ${input.bridge} ${input.trainSplit} ×${input.envs}`,
     bridge: input.bridge,

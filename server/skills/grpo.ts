@@ -123,15 +123,8 @@ export async function grpoSamples(
   const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
   const bridge = await getBridge(base.bridge);
-  const runParams =
-    run.rewardParams && typeof run.rewardParams === 'object' && !Array.isArray(run.rewardParams)
-      ? RewardOverridesSchema.parse(
-          Object.fromEntries(
-            Object.entries(run.rewardParams).filter(([k]) => k in RewardOverridesSchema.shape),
-          ),
-        )
-      : {};
-  const params = resolveRewardParams({ ...runParams, ...(o.reward ?? {}) });
+  // The run's reward parameters (its policy options and loop limit are columns of their own).
+  const params = resolveRewardParams({ ...run.rewardParams, ...(o.reward ?? {}) });
   const textTool = bridge?.textTool;
   const items: (Omit<GrpoSample, 'group' | 'groupSize' | 'advantage'> & GroupInput)[] = [];
   for await (const e of exportRun(db, runId)) {

@@ -40,9 +40,10 @@ export async function recordPlayedRun(
         seeds,
         maxSteps: o.maxSteps,
         queue: 'local',
-        rewardParams: o.policyOptions
-          ? (JSON.parse(JSON.stringify({ policyOptions: o.policyOptions })) as object)
-          : {},
+        rewardParams: {},
+        ...(o.policyOptions
+          ? { policyOptions: JSON.parse(JSON.stringify(o.policyOptions)) as object }
+          : {}),
         episodesTotal: o.episodes.length,
         projectId: o.projectId ?? null,
       },

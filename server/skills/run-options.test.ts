@@ -73,7 +73,7 @@ describe('runs with a skill bank', () => {
     });
     await services.rollouts.waitForRun(runId);
     const run = await services.rollouts.getRunSummary(runId);
-    expect(run.rewardParams).toMatchObject({ policyOptions: { skillBankId: bankId } });
+    expect(run.policyOptions).toMatchObject({ skillBankId: bankId });
     const settings = await loadRunSettings(handle.db, skillBankOptions(handle.db), runId);
     const input = episodeInput(settings, { taskId: 'train-0001', seed: 0 });
     const experience = (input.policyOptions?.experience ?? []) as Skill[];

@@ -1,13 +1,17 @@
 // Persistence of skill banks (SkillBank / Skill / SkillEdit) and comparisons (Comparison).
 import type { Json } from '../../bridges/core/types.ts';
 import { JsonSchemaZ } from '../../contracts/json.ts';
-import { type ComparisonResults, ComparisonResultsSchema } from '../../contracts/skills.ts';
+import {
+  type ComparisonResults,
+  ComparisonResultsSchema,
+  type SkillBankSource,
+} from '../../contracts/skills.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import { NotFoundError } from '../errors.ts';
 import { type EditRecord, SkillBankState } from './bank.ts';
 import type { CompareResult } from './comparison.ts';
-import { SKILL_CATEGORIES, type Skill, type SkillCategory } from './types.ts';
+import type { Skill } from './types.ts';
 
 const SKILL_SELECT = {
   id: true,
@@ -20,22 +24,6 @@ const SKILL_SELECT = {
   uses: true,
 } as const;
 
-function toSkill(row: {
-  id: string;
-  category: string;
-  taskType: string | null;
-  title: string;
-  description: string;
-  content: string;
-  sourceEpisodeIds: string[];
-  uses: number;
-}): Skill {
-  const category = (SKILL_CATEGORIES as readonly string[]).includes(row.category)
-    ? (row.category as SkillCategory)
-    : 'general';
-  return { ...row, category };
-}
-
 const asJson = (v: unknown): object => JSON.parse(JSON.stringify(v ?? null)) as object;
 
 /** Saves a bank with its skills (new database ids) and its edit history; returns the bank id. */
@@ -44,7 +32,7 @@ export async function saveBank(
   o: {
     name: string;
     bridge: string | null;
-    source: string;
+    source: SkillBankSource;
     config: Json;
     bank: SkillBankState;
     projectId?: string | undefined;
@@ -98,7 +86,7 @@ export interface BankInfo {
   id: string;
   name: string;
   bridge: string | null;
-  source: string;
+  source: SkillBankSource;
   config: Json;
   createdAt: string;
   skills: number;
@@ -175,9 +163,11 @@ export async function getBank(
       createdAt: row.createdAt.toISOString(),
       skills: skills.length,
     },
-    skills: skills.map(toSkill),
+    // A category is an enum column: skills come back as stored (a legacy category was mapped to
+    // 'general' by the typed_columns migration, as this reader used to do).
+    skills,
     edits: edits.map((e) => ({
-      op: e.op as EditRecord['op'],
+      op: e.op,
       skillId: e.skillId,
       before: parseOptionalColumn(JsonSchemaZ, e.before, `SkillEdit of bank ${id} before`),
       after: parseOptionalColumn(JsonSchemaZ, e.after, `SkillEdit of bank ${id} after`),

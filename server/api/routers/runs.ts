@@ -1,7 +1,7 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
-import { isFinalStatus } from '../../../contracts/runs.ts';
+import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
 import {
   episodeActions,
   episodeView,
@@ -68,7 +68,7 @@ export const runsRouter = router({
       z.object({
         runId: z.string().min(1),
         outcome: z.enum(['success', 'failure', 'error']).optional(),
-        failureCategory: z.string().optional(),
+        failureCategory: FailureCategorySchema.optional(),
         cursor: z.number().int().nullish(),
         limit: z.number().int().min(1).max(1000).default(200),
       }),

@@ -230,6 +230,30 @@ export type EnumQueueKindFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumQueueKindFilter<$PrismaModel> | $Enums.QueueKind
 }
 
+export type JsonNullableFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<JsonNullableFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonNullableFilterBase<$PrismaModel>>, 'path'>>,
+    Required<JsonNullableFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<JsonNullableFilterBase<$PrismaModel>>, 'path'>>
+
+export type JsonNullableFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+}
+
 export type EnumRunStatusFilter<$PrismaModel = never> = {
   equals?: $Enums.RunStatus | Prisma.EnumRunStatusFieldRefInput<$PrismaModel>
   in?: $Enums.RunStatus[] | Prisma.ListEnumRunStatusFieldRefInput<$PrismaModel>
@@ -284,6 +308,33 @@ export type EnumQueueKindWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumQueueKindFilter<$PrismaModel>
 }
 
+export type JsonNullableWithAggregatesFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, 'path'>>,
+    Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, 'path'>>
+
+export type JsonNullableWithAggregatesFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedJsonNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedJsonNullableFilter<$PrismaModel>
+}
+
 export type EnumRunStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.RunStatus | Prisma.EnumRunStatusFieldRefInput<$PrismaModel>
   in?: $Enums.RunStatus[] | Prisma.ListEnumRunStatusFieldRefInput<$PrismaModel>
@@ -322,6 +373,13 @@ export type EnumEpisodeOutcomeNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel> | $Enums.EpisodeOutcome | null
 }
 
+export type EnumFailureCategoryNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.FailureCategory | Prisma.EnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  in?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel> | $Enums.FailureCategory | null
+}
+
 export type EnumErrorKindNullableFilter<$PrismaModel = never> = {
   equals?: $Enums.ErrorKind | Prisma.EnumErrorKindFieldRefInput<$PrismaModel> | null
   in?: $Enums.ErrorKind[] | Prisma.ListEnumErrorKindFieldRefInput<$PrismaModel> | null
@@ -338,30 +396,6 @@ export type FloatNullableFilter<$PrismaModel = never> = {
   gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
-}
-
-export type JsonNullableFilter<$PrismaModel = never> =
-| Prisma.PatchUndefined<
-    Prisma.Either<Required<JsonNullableFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonNullableFilterBase<$PrismaModel>>, 'path'>>,
-    Required<JsonNullableFilterBase<$PrismaModel>>
-  >
-| Prisma.OptionalFlat<Omit<Required<JsonNullableFilterBase<$PrismaModel>>, 'path'>>
-
-export type JsonNullableFilterBase<$PrismaModel = never> = {
-  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
-  path?: string[]
-  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
-  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
 }
 
 export type EnumEpisodeStatusWithAggregatesFilter<$PrismaModel = never> = {
@@ -382,6 +416,16 @@ export type EnumEpisodeOutcomeNullableWithAggregatesFilter<$PrismaModel = never>
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel>
+}
+
+export type EnumFailureCategoryNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.FailureCategory | Prisma.EnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  in?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumFailureCategoryNullableWithAggregatesFilter<$PrismaModel> | $Enums.FailureCategory | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel>
 }
 
 export type EnumErrorKindNullableWithAggregatesFilter<$PrismaModel = never> = {
@@ -408,33 +452,6 @@ export type FloatNullableWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
   _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
   _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
-}
-
-export type JsonNullableWithAggregatesFilter<$PrismaModel = never> =
-| Prisma.PatchUndefined<
-    Prisma.Either<Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, 'path'>>,
-    Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>
-  >
-| Prisma.OptionalFlat<Omit<Required<JsonNullableWithAggregatesFilterBase<$PrismaModel>>, 'path'>>
-
-export type JsonNullableWithAggregatesFilterBase<$PrismaModel = never> = {
-  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
-  path?: string[]
-  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
-  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
-  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
-  _min?: Prisma.NestedJsonNullableFilter<$PrismaModel>
-  _max?: Prisma.NestedJsonNullableFilter<$PrismaModel>
 }
 
 export type FloatFilter<$PrismaModel = never> = {
@@ -488,6 +505,13 @@ export type BigIntFilter<$PrismaModel = never> = {
   not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
 }
 
+export type EnumRunEventTypeFilter<$PrismaModel = never> = {
+  equals?: $Enums.RunEventType | Prisma.EnumRunEventTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel> | $Enums.RunEventType
+}
+
 export type BigIntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
@@ -502,6 +526,50 @@ export type BigIntWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedBigIntFilter<$PrismaModel>
   _min?: Prisma.NestedBigIntFilter<$PrismaModel>
   _max?: Prisma.NestedBigIntFilter<$PrismaModel>
+}
+
+export type EnumRunEventTypeWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RunEventType | Prisma.EnumRunEventTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRunEventTypeWithAggregatesFilter<$PrismaModel> | $Enums.RunEventType
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel>
+}
+
+export type EnumRigDesignerFilter<$PrismaModel = never> = {
+  equals?: $Enums.RigDesigner | Prisma.EnumRigDesignerFieldRefInput<$PrismaModel>
+  in?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel> | $Enums.RigDesigner
+}
+
+export type EnumRigDesignerWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RigDesigner | Prisma.EnumRigDesignerFieldRefInput<$PrismaModel>
+  in?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRigDesignerWithAggregatesFilter<$PrismaModel> | $Enums.RigDesigner
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel>
+}
+
+export type EnumDiagnosisAxisFilter<$PrismaModel = never> = {
+  equals?: $Enums.DiagnosisAxis | Prisma.EnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  in?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  notIn?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel> | $Enums.DiagnosisAxis
+}
+
+export type EnumDiagnosisAxisWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.DiagnosisAxis | Prisma.EnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  in?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  notIn?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumDiagnosisAxisWithAggregatesFilter<$PrismaModel> | $Enums.DiagnosisAxis
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel>
 }
 
 export type EnumCandidateDecisionNullableFilter<$PrismaModel = never> = {
@@ -536,6 +604,57 @@ export type EnumApprovalDecisionWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumApprovalDecisionFilter<$PrismaModel>
   _max?: Prisma.NestedEnumApprovalDecisionFilter<$PrismaModel>
+}
+
+export type EnumSkillBankSourceFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillBankSource | Prisma.EnumSkillBankSourceFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel> | $Enums.SkillBankSource
+}
+
+export type EnumSkillBankSourceWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillBankSource | Prisma.EnumSkillBankSourceFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillBankSourceWithAggregatesFilter<$PrismaModel> | $Enums.SkillBankSource
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel>
+}
+
+export type EnumSkillCategoryFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillCategory | Prisma.EnumSkillCategoryFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel> | $Enums.SkillCategory
+}
+
+export type EnumSkillCategoryWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillCategory | Prisma.EnumSkillCategoryFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillCategoryWithAggregatesFilter<$PrismaModel> | $Enums.SkillCategory
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel>
+}
+
+export type EnumSkillEditOpFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillEditOp | Prisma.EnumSkillEditOpFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel> | $Enums.SkillEditOp
+}
+
+export type EnumSkillEditOpWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillEditOp | Prisma.EnumSkillEditOpFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillEditOpWithAggregatesFilter<$PrismaModel> | $Enums.SkillEditOp
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel>
 }
 
 export type EnumRoleFilter<$PrismaModel = never> = {
@@ -811,6 +930,30 @@ export type NestedEnumQueueKindWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumQueueKindFilter<$PrismaModel>
 }
 
+export type NestedJsonNullableFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<NestedJsonNullableFilterBase<$PrismaModel>>, Exclude<keyof Required<NestedJsonNullableFilterBase<$PrismaModel>>, 'path'>>,
+    Required<NestedJsonNullableFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<NestedJsonNullableFilterBase<$PrismaModel>>, 'path'>>
+
+export type NestedJsonNullableFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+}
+
 export type NestedEnumRunStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.RunStatus | Prisma.EnumRunStatusFieldRefInput<$PrismaModel>
   in?: $Enums.RunStatus[] | Prisma.ListEnumRunStatusFieldRefInput<$PrismaModel>
@@ -849,6 +992,13 @@ export type NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel> | $Enums.EpisodeOutcome | null
 }
 
+export type NestedEnumFailureCategoryNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.FailureCategory | Prisma.EnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  in?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel> | $Enums.FailureCategory | null
+}
+
 export type NestedEnumErrorKindNullableFilter<$PrismaModel = never> = {
   equals?: $Enums.ErrorKind | Prisma.EnumErrorKindFieldRefInput<$PrismaModel> | null
   in?: $Enums.ErrorKind[] | Prisma.ListEnumErrorKindFieldRefInput<$PrismaModel> | null
@@ -876,6 +1026,16 @@ export type NestedEnumEpisodeOutcomeNullableWithAggregatesFilter<$PrismaModel = 
   _max?: Prisma.NestedEnumEpisodeOutcomeNullableFilter<$PrismaModel>
 }
 
+export type NestedEnumFailureCategoryNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.FailureCategory | Prisma.EnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  in?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.FailureCategory[] | Prisma.ListEnumFailureCategoryFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumFailureCategoryNullableWithAggregatesFilter<$PrismaModel> | $Enums.FailureCategory | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumFailureCategoryNullableFilter<$PrismaModel>
+}
+
 export type NestedEnumErrorKindNullableWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.ErrorKind | Prisma.EnumErrorKindFieldRefInput<$PrismaModel> | null
   in?: $Enums.ErrorKind[] | Prisma.ListEnumErrorKindFieldRefInput<$PrismaModel> | null
@@ -900,30 +1060,6 @@ export type NestedFloatNullableWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
   _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
   _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
-}
-
-export type NestedJsonNullableFilter<$PrismaModel = never> =
-| Prisma.PatchUndefined<
-    Prisma.Either<Required<NestedJsonNullableFilterBase<$PrismaModel>>, Exclude<keyof Required<NestedJsonNullableFilterBase<$PrismaModel>>, 'path'>>,
-    Required<NestedJsonNullableFilterBase<$PrismaModel>>
-  >
-| Prisma.OptionalFlat<Omit<Required<NestedJsonNullableFilterBase<$PrismaModel>>, 'path'>>
-
-export type NestedJsonNullableFilterBase<$PrismaModel = never> = {
-  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
-  path?: string[]
-  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
-  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
-  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
-  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
 }
 
 export type NestedBoolFilter<$PrismaModel = never> = {
@@ -966,6 +1102,13 @@ export type NestedBigIntFilter<$PrismaModel = never> = {
   not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
 }
 
+export type NestedEnumRunEventTypeFilter<$PrismaModel = never> = {
+  equals?: $Enums.RunEventType | Prisma.EnumRunEventTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel> | $Enums.RunEventType
+}
+
 export type NestedBigIntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
@@ -980,6 +1123,50 @@ export type NestedBigIntWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedBigIntFilter<$PrismaModel>
   _min?: Prisma.NestedBigIntFilter<$PrismaModel>
   _max?: Prisma.NestedBigIntFilter<$PrismaModel>
+}
+
+export type NestedEnumRunEventTypeWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RunEventType | Prisma.EnumRunEventTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RunEventType[] | Prisma.ListEnumRunEventTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRunEventTypeWithAggregatesFilter<$PrismaModel> | $Enums.RunEventType
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRunEventTypeFilter<$PrismaModel>
+}
+
+export type NestedEnumRigDesignerFilter<$PrismaModel = never> = {
+  equals?: $Enums.RigDesigner | Prisma.EnumRigDesignerFieldRefInput<$PrismaModel>
+  in?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel> | $Enums.RigDesigner
+}
+
+export type NestedEnumRigDesignerWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RigDesigner | Prisma.EnumRigDesignerFieldRefInput<$PrismaModel>
+  in?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RigDesigner[] | Prisma.ListEnumRigDesignerFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRigDesignerWithAggregatesFilter<$PrismaModel> | $Enums.RigDesigner
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRigDesignerFilter<$PrismaModel>
+}
+
+export type NestedEnumDiagnosisAxisFilter<$PrismaModel = never> = {
+  equals?: $Enums.DiagnosisAxis | Prisma.EnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  in?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  notIn?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel> | $Enums.DiagnosisAxis
+}
+
+export type NestedEnumDiagnosisAxisWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.DiagnosisAxis | Prisma.EnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  in?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  notIn?: $Enums.DiagnosisAxis[] | Prisma.ListEnumDiagnosisAxisFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumDiagnosisAxisWithAggregatesFilter<$PrismaModel> | $Enums.DiagnosisAxis
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumDiagnosisAxisFilter<$PrismaModel>
 }
 
 export type NestedEnumCandidateDecisionNullableFilter<$PrismaModel = never> = {
@@ -1014,6 +1201,57 @@ export type NestedEnumApprovalDecisionWithAggregatesFilter<$PrismaModel = never>
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumApprovalDecisionFilter<$PrismaModel>
   _max?: Prisma.NestedEnumApprovalDecisionFilter<$PrismaModel>
+}
+
+export type NestedEnumSkillBankSourceFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillBankSource | Prisma.EnumSkillBankSourceFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel> | $Enums.SkillBankSource
+}
+
+export type NestedEnumSkillBankSourceWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillBankSource | Prisma.EnumSkillBankSourceFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillBankSource[] | Prisma.ListEnumSkillBankSourceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillBankSourceWithAggregatesFilter<$PrismaModel> | $Enums.SkillBankSource
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillBankSourceFilter<$PrismaModel>
+}
+
+export type NestedEnumSkillCategoryFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillCategory | Prisma.EnumSkillCategoryFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel> | $Enums.SkillCategory
+}
+
+export type NestedEnumSkillCategoryWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillCategory | Prisma.EnumSkillCategoryFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillCategory[] | Prisma.ListEnumSkillCategoryFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillCategoryWithAggregatesFilter<$PrismaModel> | $Enums.SkillCategory
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillCategoryFilter<$PrismaModel>
+}
+
+export type NestedEnumSkillEditOpFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillEditOp | Prisma.EnumSkillEditOpFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel> | $Enums.SkillEditOp
+}
+
+export type NestedEnumSkillEditOpWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SkillEditOp | Prisma.EnumSkillEditOpFieldRefInput<$PrismaModel>
+  in?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SkillEditOp[] | Prisma.ListEnumSkillEditOpFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSkillEditOpWithAggregatesFilter<$PrismaModel> | $Enums.SkillEditOp
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSkillEditOpFilter<$PrismaModel>
 }
 
 export type NestedEnumRoleFilter<$PrismaModel = never> = {

@@ -75,6 +75,27 @@ export const ErrorKind = {
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind]
 
 
+export const FailureCategory = {
+  step_budget_exhausted: 'step_budget_exhausted',
+  gave_up: 'gave_up',
+  wrong_final_state: 'wrong_final_state',
+  invalid_action_loop: 'invalid_action_loop'
+} as const
+
+export type FailureCategory = (typeof FailureCategory)[keyof typeof FailureCategory]
+
+
+export const RunEventType = {
+  run_started: 'run_started',
+  episode_started: 'episode_started',
+  episode_ended: 'episode_ended',
+  run_progress: 'run_progress',
+  run_completed: 'run_completed'
+} as const
+
+export type RunEventType = (typeof RunEventType)[keyof typeof RunEventType]
+
+
 export const CandidateDecision = {
   accept: 'accept',
   refine: 'refine',
@@ -90,6 +111,56 @@ export const ApprovalDecision = {
 } as const
 
 export type ApprovalDecision = (typeof ApprovalDecision)[keyof typeof ApprovalDecision]
+
+
+export const RigDesigner = {
+  heuristic: 'heuristic',
+  llm: 'llm'
+} as const
+
+export type RigDesigner = (typeof RigDesigner)[keyof typeof RigDesigner]
+
+
+export const DiagnosisAxis = {
+  start_state: 'start_state',
+  action: 'action',
+  observation: 'observation',
+  transition: 'transition',
+  task_understanding: 'task_understanding',
+  none: 'none'
+} as const
+
+export type DiagnosisAxis = (typeof DiagnosisAxis)[keyof typeof DiagnosisAxis]
+
+
+export const SkillBankSource = {
+  original: 'original',
+  envharness: 'envharness',
+  run: 'run',
+  manual: 'manual'
+} as const
+
+export type SkillBankSource = (typeof SkillBankSource)[keyof typeof SkillBankSource]
+
+
+export const SkillCategory = {
+  general: 'general',
+  task: 'task',
+  mistake: 'mistake',
+  prior: 'prior'
+} as const
+
+export type SkillCategory = (typeof SkillCategory)[keyof typeof SkillCategory]
+
+
+export const SkillEditOp = {
+  add: 'add',
+  update: 'update',
+  merge: 'merge',
+  delete: 'delete'
+} as const
+
+export type SkillEditOp = (typeof SkillEditOp)[keyof typeof SkillEditOp]
 
 
 export const Role = {

@@ -1,9 +1,9 @@
 // The designers behind one interface: `heuristic` (offline, rule-based) and `llm` (any
 // OpenAI-compatible endpoint, forced tool calls).
+import type { DesignerName } from '../../../contracts/rigs.ts';
 import type { Designer } from '../types.ts';
 
-export const DESIGNERS = ['heuristic', 'llm'] as const;
-export type DesignerName = (typeof DESIGNERS)[number];
+export { DESIGNERS, type DesignerName } from '../../../contracts/rigs.ts';
 
 export async function createDesigner(name: DesignerName): Promise<Designer> {
   if (name === 'llm') {

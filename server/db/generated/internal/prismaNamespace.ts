@@ -1923,6 +1923,8 @@ export const RunScalarFieldEnum = {
   concurrency: 'concurrency',
   queue: 'queue',
   rewardParams: 'rewardParams',
+  policyOptions: 'policyOptions',
+  invalidLoopLimit: 'invalidLoopLimit',
   status: 'status',
   error: 'error',
   episodesTotal: 'episodesTotal',
@@ -2389,6 +2391,20 @@ export type ListEnumEpisodeOutcomeFieldRefInput<$PrismaModel> = FieldRefInputTyp
 
 
 /**
+ * Reference to a field of type 'FailureCategory'
+ */
+export type EnumFailureCategoryFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'FailureCategory'>
+    
+
+
+/**
+ * Reference to a field of type 'FailureCategory[]'
+ */
+export type ListEnumFailureCategoryFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'FailureCategory[]'>
+    
+
+
+/**
  * Reference to a field of type 'ErrorKind'
  */
 export type EnumErrorKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ErrorKind'>
@@ -2438,6 +2454,48 @@ export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMod
 
 
 /**
+ * Reference to a field of type 'RunEventType'
+ */
+export type EnumRunEventTypeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RunEventType'>
+    
+
+
+/**
+ * Reference to a field of type 'RunEventType[]'
+ */
+export type ListEnumRunEventTypeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RunEventType[]'>
+    
+
+
+/**
+ * Reference to a field of type 'RigDesigner'
+ */
+export type EnumRigDesignerFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RigDesigner'>
+    
+
+
+/**
+ * Reference to a field of type 'RigDesigner[]'
+ */
+export type ListEnumRigDesignerFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RigDesigner[]'>
+    
+
+
+/**
+ * Reference to a field of type 'DiagnosisAxis'
+ */
+export type EnumDiagnosisAxisFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DiagnosisAxis'>
+    
+
+
+/**
+ * Reference to a field of type 'DiagnosisAxis[]'
+ */
+export type ListEnumDiagnosisAxisFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DiagnosisAxis[]'>
+    
+
+
+/**
  * Reference to a field of type 'CandidateDecision'
  */
 export type EnumCandidateDecisionFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CandidateDecision'>
@@ -2462,6 +2520,48 @@ export type EnumApprovalDecisionFieldRefInput<$PrismaModel> = FieldRefInputType<
  * Reference to a field of type 'ApprovalDecision[]'
  */
 export type ListEnumApprovalDecisionFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ApprovalDecision[]'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillBankSource'
+ */
+export type EnumSkillBankSourceFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillBankSource'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillBankSource[]'
+ */
+export type ListEnumSkillBankSourceFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillBankSource[]'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillCategory'
+ */
+export type EnumSkillCategoryFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillCategory'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillCategory[]'
+ */
+export type ListEnumSkillCategoryFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillCategory[]'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillEditOp'
+ */
+export type EnumSkillEditOpFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillEditOp'>
+    
+
+
+/**
+ * Reference to a field of type 'SkillEditOp[]'
+ */
+export type ListEnumSkillEditOpFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SkillEditOp[]'>
     
 
 

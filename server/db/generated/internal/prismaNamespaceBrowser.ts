@@ -131,6 +131,8 @@ export const RunScalarFieldEnum = {
   concurrency: 'concurrency',
   queue: 'queue',
   rewardParams: 'rewardParams',
+  policyOptions: 'policyOptions',
+  invalidLoopLimit: 'invalidLoopLimit',
   status: 'status',
   error: 'error',
   episodesTotal: 'episodesTotal',

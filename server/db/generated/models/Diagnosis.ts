@@ -38,7 +38,7 @@ export type DiagnosisMinAggregateOutputType = {
   id: string | null
   rigId: string | null
   round: number | null
-  axis: string | null
+  axis: $Enums.DiagnosisAxis | null
   label: string | null
   description: string | null
   createdAt: Date | null
@@ -48,7 +48,7 @@ export type DiagnosisMaxAggregateOutputType = {
   id: string | null
   rigId: string | null
   round: number | null
-  axis: string | null
+  axis: $Enums.DiagnosisAxis | null
   label: string | null
   description: string | null
   createdAt: Date | null
@@ -199,7 +199,7 @@ export type DiagnosisGroupByOutputType = {
   id: string
   rigId: string
   round: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: runtime.JsonValue
@@ -234,7 +234,7 @@ export type DiagnosisWhereInput = {
   id?: Prisma.StringFilter<"Diagnosis"> | string
   rigId?: Prisma.StringFilter<"Diagnosis"> | string
   round?: Prisma.IntFilter<"Diagnosis"> | number
-  axis?: Prisma.StringFilter<"Diagnosis"> | string
+  axis?: Prisma.EnumDiagnosisAxisFilter<"Diagnosis"> | $Enums.DiagnosisAxis
   label?: Prisma.StringFilter<"Diagnosis"> | string
   description?: Prisma.StringFilter<"Diagnosis"> | string
   evidence?: Prisma.JsonFilter<"Diagnosis">
@@ -263,7 +263,7 @@ export type DiagnosisWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.DiagnosisWhereInput | Prisma.DiagnosisWhereInput[]
   rigId?: Prisma.StringFilter<"Diagnosis"> | string
   round?: Prisma.IntFilter<"Diagnosis"> | number
-  axis?: Prisma.StringFilter<"Diagnosis"> | string
+  axis?: Prisma.EnumDiagnosisAxisFilter<"Diagnosis"> | $Enums.DiagnosisAxis
   label?: Prisma.StringFilter<"Diagnosis"> | string
   description?: Prisma.StringFilter<"Diagnosis"> | string
   evidence?: Prisma.JsonFilter<"Diagnosis">
@@ -296,7 +296,7 @@ export type DiagnosisScalarWhereWithAggregatesInput = {
   id?: Prisma.StringWithAggregatesFilter<"Diagnosis"> | string
   rigId?: Prisma.StringWithAggregatesFilter<"Diagnosis"> | string
   round?: Prisma.IntWithAggregatesFilter<"Diagnosis"> | number
-  axis?: Prisma.StringWithAggregatesFilter<"Diagnosis"> | string
+  axis?: Prisma.EnumDiagnosisAxisWithAggregatesFilter<"Diagnosis"> | $Enums.DiagnosisAxis
   label?: Prisma.StringWithAggregatesFilter<"Diagnosis"> | string
   description?: Prisma.StringWithAggregatesFilter<"Diagnosis"> | string
   evidence?: Prisma.JsonWithAggregatesFilter<"Diagnosis">
@@ -307,7 +307,7 @@ export type DiagnosisScalarWhereWithAggregatesInput = {
 export type DiagnosisCreateInput = {
   id?: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -320,7 +320,7 @@ export type DiagnosisUncheckedCreateInput = {
   id?: string
   rigId: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -331,7 +331,7 @@ export type DiagnosisUncheckedCreateInput = {
 export type DiagnosisUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -344,7 +344,7 @@ export type DiagnosisUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   rigId?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -356,7 +356,7 @@ export type DiagnosisCreateManyInput = {
   id?: string
   rigId: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -367,7 +367,7 @@ export type DiagnosisCreateManyInput = {
 export type DiagnosisUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -379,7 +379,7 @@ export type DiagnosisUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   rigId?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -479,10 +479,14 @@ export type DiagnosisUncheckedUpdateManyWithoutRigNestedInput = {
   deleteMany?: Prisma.DiagnosisScalarWhereInput | Prisma.DiagnosisScalarWhereInput[]
 }
 
+export type EnumDiagnosisAxisFieldUpdateOperationsInput = {
+  set?: $Enums.DiagnosisAxis
+}
+
 export type DiagnosisCreateWithoutRigInput = {
   id?: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -493,7 +497,7 @@ export type DiagnosisCreateWithoutRigInput = {
 export type DiagnosisUncheckedCreateWithoutRigInput = {
   id?: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -534,7 +538,7 @@ export type DiagnosisScalarWhereInput = {
   id?: Prisma.StringFilter<"Diagnosis"> | string
   rigId?: Prisma.StringFilter<"Diagnosis"> | string
   round?: Prisma.IntFilter<"Diagnosis"> | number
-  axis?: Prisma.StringFilter<"Diagnosis"> | string
+  axis?: Prisma.EnumDiagnosisAxisFilter<"Diagnosis"> | $Enums.DiagnosisAxis
   label?: Prisma.StringFilter<"Diagnosis"> | string
   description?: Prisma.StringFilter<"Diagnosis"> | string
   evidence?: Prisma.JsonFilter<"Diagnosis">
@@ -545,7 +549,7 @@ export type DiagnosisScalarWhereInput = {
 export type DiagnosisCreateManyRigInput = {
   id?: string
   round?: number
-  axis: string
+  axis: $Enums.DiagnosisAxis
   label: string
   description: string
   evidence: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -556,7 +560,7 @@ export type DiagnosisCreateManyRigInput = {
 export type DiagnosisUpdateWithoutRigInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -567,7 +571,7 @@ export type DiagnosisUpdateWithoutRigInput = {
 export type DiagnosisUncheckedUpdateWithoutRigInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -578,7 +582,7 @@ export type DiagnosisUncheckedUpdateWithoutRigInput = {
 export type DiagnosisUncheckedUpdateManyWithoutRigInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   round?: Prisma.IntFieldUpdateOperationsInput | number
-  axis?: Prisma.StringFieldUpdateOperationsInput | string
+  axis?: Prisma.EnumDiagnosisAxisFieldUpdateOperationsInput | $Enums.DiagnosisAxis
   label?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   evidence?: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -659,10 +663,7 @@ export type $DiagnosisPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     id: string
     rigId: string
     round: number
-    /**
-     * S0 | A | O | T | task | none
-     */
-    axis: string
+    axis: $Enums.DiagnosisAxis
     label: string
     description: string
     /**
@@ -1101,7 +1102,7 @@ export interface DiagnosisFieldRefs {
   readonly id: Prisma.FieldRef<"Diagnosis", 'String'>
   readonly rigId: Prisma.FieldRef<"Diagnosis", 'String'>
   readonly round: Prisma.FieldRef<"Diagnosis", 'Int'>
-  readonly axis: Prisma.FieldRef<"Diagnosis", 'String'>
+  readonly axis: Prisma.FieldRef<"Diagnosis", 'DiagnosisAxis'>
   readonly label: Prisma.FieldRef<"Diagnosis", 'String'>
   readonly description: Prisma.FieldRef<"Diagnosis", 'String'>
   readonly evidence: Prisma.FieldRef<"Diagnosis", 'Json'>

@@ -54,7 +54,7 @@ export type EpisodeMinAggregateOutputType = {
   attempt: number | null
   workerId: string | null
   outcome: $Enums.EpisodeOutcome | null
-  failureCategory: string | null
+  failureCategory: $Enums.FailureCategory | null
   errorKind: $Enums.ErrorKind | null
   errorMessage: string | null
   steps: number | null
@@ -74,7 +74,7 @@ export type EpisodeMaxAggregateOutputType = {
   attempt: number | null
   workerId: string | null
   outcome: $Enums.EpisodeOutcome | null
-  failureCategory: string | null
+  failureCategory: $Enums.FailureCategory | null
   errorKind: $Enums.ErrorKind | null
   errorMessage: string | null
   steps: number | null
@@ -287,7 +287,7 @@ export type EpisodeGroupByOutputType = {
   attempt: number
   workerId: string | null
   outcome: $Enums.EpisodeOutcome | null
-  failureCategory: string | null
+  failureCategory: $Enums.FailureCategory | null
   errorKind: $Enums.ErrorKind | null
   errorMessage: string | null
   steps: number
@@ -333,7 +333,7 @@ export type EpisodeWhereInput = {
   attempt?: Prisma.IntFilter<"Episode"> | number
   workerId?: Prisma.StringNullableFilter<"Episode"> | string | null
   outcome?: Prisma.EnumEpisodeOutcomeNullableFilter<"Episode"> | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.StringNullableFilter<"Episode"> | string | null
+  failureCategory?: Prisma.EnumFailureCategoryNullableFilter<"Episode"> | $Enums.FailureCategory | null
   errorKind?: Prisma.EnumErrorKindNullableFilter<"Episode"> | $Enums.ErrorKind | null
   errorMessage?: Prisma.StringNullableFilter<"Episode"> | string | null
   steps?: Prisma.IntFilter<"Episode"> | number
@@ -387,7 +387,7 @@ export type EpisodeWhereUniqueInput = Prisma.AtLeast<{
   attempt?: Prisma.IntFilter<"Episode"> | number
   workerId?: Prisma.StringNullableFilter<"Episode"> | string | null
   outcome?: Prisma.EnumEpisodeOutcomeNullableFilter<"Episode"> | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.StringNullableFilter<"Episode"> | string | null
+  failureCategory?: Prisma.EnumFailureCategoryNullableFilter<"Episode"> | $Enums.FailureCategory | null
   errorKind?: Prisma.EnumErrorKindNullableFilter<"Episode"> | $Enums.ErrorKind | null
   errorMessage?: Prisma.StringNullableFilter<"Episode"> | string | null
   steps?: Prisma.IntFilter<"Episode"> | number
@@ -443,7 +443,7 @@ export type EpisodeScalarWhereWithAggregatesInput = {
   attempt?: Prisma.IntWithAggregatesFilter<"Episode"> | number
   workerId?: Prisma.StringNullableWithAggregatesFilter<"Episode"> | string | null
   outcome?: Prisma.EnumEpisodeOutcomeNullableWithAggregatesFilter<"Episode"> | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.StringNullableWithAggregatesFilter<"Episode"> | string | null
+  failureCategory?: Prisma.EnumFailureCategoryNullableWithAggregatesFilter<"Episode"> | $Enums.FailureCategory | null
   errorKind?: Prisma.EnumErrorKindNullableWithAggregatesFilter<"Episode"> | $Enums.ErrorKind | null
   errorMessage?: Prisma.StringNullableWithAggregatesFilter<"Episode"> | string | null
   steps?: Prisma.IntWithAggregatesFilter<"Episode"> | number
@@ -465,7 +465,7 @@ export type EpisodeCreateInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -490,7 +490,7 @@ export type EpisodeUncheckedCreateInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -513,7 +513,7 @@ export type EpisodeUpdateInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -538,7 +538,7 @@ export type EpisodeUncheckedUpdateInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -562,7 +562,7 @@ export type EpisodeCreateManyInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -584,7 +584,7 @@ export type EpisodeUpdateManyMutationInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -607,7 +607,7 @@ export type EpisodeUncheckedUpdateManyInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -772,6 +772,10 @@ export type NullableEnumEpisodeOutcomeFieldUpdateOperationsInput = {
   set?: $Enums.EpisodeOutcome | null
 }
 
+export type NullableEnumFailureCategoryFieldUpdateOperationsInput = {
+  set?: $Enums.FailureCategory | null
+}
+
 export type NullableEnumErrorKindFieldUpdateOperationsInput = {
   set?: $Enums.ErrorKind | null
 }
@@ -807,7 +811,7 @@ export type EpisodeCreateWithoutRunInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -830,7 +834,7 @@ export type EpisodeUncheckedCreateWithoutRunInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -883,7 +887,7 @@ export type EpisodeScalarWhereInput = {
   attempt?: Prisma.IntFilter<"Episode"> | number
   workerId?: Prisma.StringNullableFilter<"Episode"> | string | null
   outcome?: Prisma.EnumEpisodeOutcomeNullableFilter<"Episode"> | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.StringNullableFilter<"Episode"> | string | null
+  failureCategory?: Prisma.EnumFailureCategoryNullableFilter<"Episode"> | $Enums.FailureCategory | null
   errorKind?: Prisma.EnumErrorKindNullableFilter<"Episode"> | $Enums.ErrorKind | null
   errorMessage?: Prisma.StringNullableFilter<"Episode"> | string | null
   steps?: Prisma.IntFilter<"Episode"> | number
@@ -905,7 +909,7 @@ export type EpisodeCreateWithoutTrajectoryInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -929,7 +933,7 @@ export type EpisodeUncheckedCreateWithoutTrajectoryInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -967,7 +971,7 @@ export type EpisodeUpdateWithoutTrajectoryInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -991,7 +995,7 @@ export type EpisodeUncheckedUpdateWithoutTrajectoryInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1013,7 +1017,7 @@ export type EpisodeCreateManyRunInput = {
   attempt?: number
   workerId?: string | null
   outcome?: $Enums.EpisodeOutcome | null
-  failureCategory?: string | null
+  failureCategory?: $Enums.FailureCategory | null
   errorKind?: $Enums.ErrorKind | null
   errorMessage?: string | null
   steps?: number
@@ -1035,7 +1039,7 @@ export type EpisodeUpdateWithoutRunInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1058,7 +1062,7 @@ export type EpisodeUncheckedUpdateWithoutRunInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1081,7 +1085,7 @@ export type EpisodeUncheckedUpdateManyWithoutRunInput = {
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
   workerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   outcome?: Prisma.NullableEnumEpisodeOutcomeFieldUpdateOperationsInput | $Enums.EpisodeOutcome | null
-  failureCategory?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureCategory?: Prisma.NullableEnumFailureCategoryFieldUpdateOperationsInput | $Enums.FailureCategory | null
   errorKind?: Prisma.NullableEnumErrorKindFieldUpdateOperationsInput | $Enums.ErrorKind | null
   errorMessage?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   steps?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1260,7 +1264,7 @@ export type $EpisodePayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      */
     workerId: string | null
     outcome: $Enums.EpisodeOutcome | null
-    failureCategory: string | null
+    failureCategory: $Enums.FailureCategory | null
     errorKind: $Enums.ErrorKind | null
     errorMessage: string | null
     steps: number
@@ -1711,7 +1715,7 @@ export interface EpisodeFieldRefs {
   readonly attempt: Prisma.FieldRef<"Episode", 'Int'>
   readonly workerId: Prisma.FieldRef<"Episode", 'String'>
   readonly outcome: Prisma.FieldRef<"Episode", 'EpisodeOutcome'>
-  readonly failureCategory: Prisma.FieldRef<"Episode", 'String'>
+  readonly failureCategory: Prisma.FieldRef<"Episode", 'FailureCategory'>
   readonly errorKind: Prisma.FieldRef<"Episode", 'ErrorKind'>
   readonly errorMessage: Prisma.FieldRef<"Episode", 'String'>
   readonly steps: Prisma.FieldRef<"Episode", 'Int'>

@@ -43,7 +43,7 @@ export type RigMinAggregateOutputType = {
   bridge: string | null
   taskId: string | null
   policy: string | null
-  designer: string | null
+  designer: $Enums.RigDesigner | null
   k: number | null
   maxIterations: number | null
   rounds: number | null
@@ -63,7 +63,7 @@ export type RigMaxAggregateOutputType = {
   bridge: string | null
   taskId: string | null
   policy: string | null
-  designer: string | null
+  designer: $Enums.RigDesigner | null
   k: number | null
   maxIterations: number | null
   rounds: number | null
@@ -266,7 +266,7 @@ export type RigGroupByOutputType = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds: number
@@ -310,7 +310,7 @@ export type RigWhereInput = {
   bridge?: Prisma.StringFilter<"Rig"> | string
   taskId?: Prisma.StringFilter<"Rig"> | string
   policy?: Prisma.StringFilter<"Rig"> | string
-  designer?: Prisma.StringFilter<"Rig"> | string
+  designer?: Prisma.EnumRigDesignerFilter<"Rig"> | $Enums.RigDesigner
   k?: Prisma.IntFilter<"Rig"> | number
   maxIterations?: Prisma.IntFilter<"Rig"> | number
   rounds?: Prisma.IntFilter<"Rig"> | number
@@ -366,7 +366,7 @@ export type RigWhereUniqueInput = Prisma.AtLeast<{
   bridge?: Prisma.StringFilter<"Rig"> | string
   taskId?: Prisma.StringFilter<"Rig"> | string
   policy?: Prisma.StringFilter<"Rig"> | string
-  designer?: Prisma.StringFilter<"Rig"> | string
+  designer?: Prisma.EnumRigDesignerFilter<"Rig"> | $Enums.RigDesigner
   k?: Prisma.IntFilter<"Rig"> | number
   maxIterations?: Prisma.IntFilter<"Rig"> | number
   rounds?: Prisma.IntFilter<"Rig"> | number
@@ -420,7 +420,7 @@ export type RigScalarWhereWithAggregatesInput = {
   bridge?: Prisma.StringWithAggregatesFilter<"Rig"> | string
   taskId?: Prisma.StringWithAggregatesFilter<"Rig"> | string
   policy?: Prisma.StringWithAggregatesFilter<"Rig"> | string
-  designer?: Prisma.StringWithAggregatesFilter<"Rig"> | string
+  designer?: Prisma.EnumRigDesignerWithAggregatesFilter<"Rig"> | $Enums.RigDesigner
   k?: Prisma.IntWithAggregatesFilter<"Rig"> | number
   maxIterations?: Prisma.IntWithAggregatesFilter<"Rig"> | number
   rounds?: Prisma.IntWithAggregatesFilter<"Rig"> | number
@@ -441,7 +441,7 @@ export type RigCreateInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -464,7 +464,7 @@ export type RigUncheckedCreateInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -487,7 +487,7 @@ export type RigUpdateInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -510,7 +510,7 @@ export type RigUncheckedUpdateInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -533,7 +533,7 @@ export type RigCreateManyInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -554,7 +554,7 @@ export type RigUpdateManyMutationInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -572,7 +572,7 @@ export type RigUncheckedUpdateManyInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -723,6 +723,10 @@ export type RigUncheckedUpdateManyWithoutBaselineRunNestedInput = {
   deleteMany?: Prisma.RigScalarWhereInput | Prisma.RigScalarWhereInput[]
 }
 
+export type EnumRigDesignerFieldUpdateOperationsInput = {
+  set?: $Enums.RigDesigner
+}
+
 export type RigCreateNestedOneWithoutDiagnosesInput = {
   create?: Prisma.XOR<Prisma.RigCreateWithoutDiagnosesInput, Prisma.RigUncheckedCreateWithoutDiagnosesInput>
   connectOrCreate?: Prisma.RigCreateOrConnectWithoutDiagnosesInput
@@ -830,7 +834,7 @@ export type RigCreateWithoutBaselineRunInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -852,7 +856,7 @@ export type RigUncheckedCreateWithoutBaselineRunInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -903,7 +907,7 @@ export type RigScalarWhereInput = {
   bridge?: Prisma.StringFilter<"Rig"> | string
   taskId?: Prisma.StringFilter<"Rig"> | string
   policy?: Prisma.StringFilter<"Rig"> | string
-  designer?: Prisma.StringFilter<"Rig"> | string
+  designer?: Prisma.EnumRigDesignerFilter<"Rig"> | $Enums.RigDesigner
   k?: Prisma.IntFilter<"Rig"> | number
   maxIterations?: Prisma.IntFilter<"Rig"> | number
   rounds?: Prisma.IntFilter<"Rig"> | number
@@ -924,7 +928,7 @@ export type RigCreateWithoutDiagnosesInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -946,7 +950,7 @@ export type RigUncheckedCreateWithoutDiagnosesInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -984,7 +988,7 @@ export type RigUpdateWithoutDiagnosesInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1006,7 +1010,7 @@ export type RigUncheckedUpdateWithoutDiagnosesInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1028,7 +1032,7 @@ export type RigCreateWithoutCandidatesInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1050,7 +1054,7 @@ export type RigUncheckedCreateWithoutCandidatesInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1077,7 +1081,7 @@ export type RigCreateWithoutAcceptedCandidateInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1099,7 +1103,7 @@ export type RigUncheckedCreateWithoutAcceptedCandidateInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1137,7 +1141,7 @@ export type RigUpdateWithoutCandidatesInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1159,7 +1163,7 @@ export type RigUncheckedUpdateWithoutCandidatesInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1192,7 +1196,7 @@ export type RigUpdateWithoutAcceptedCandidateInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1214,7 +1218,7 @@ export type RigUncheckedUpdateWithoutAcceptedCandidateInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1236,7 +1240,7 @@ export type RigCreateWithoutProjectInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1258,7 +1262,7 @@ export type RigUncheckedCreateWithoutProjectInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1306,7 +1310,7 @@ export type RigCreateManyBaselineRunInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1326,7 +1330,7 @@ export type RigUpdateWithoutBaselineRunInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1348,7 +1352,7 @@ export type RigUncheckedUpdateWithoutBaselineRunInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1370,7 +1374,7 @@ export type RigUncheckedUpdateManyWithoutBaselineRunInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1390,7 +1394,7 @@ export type RigCreateManyProjectInput = {
   bridge: string
   taskId: string
   policy: string
-  designer: string
+  designer: $Enums.RigDesigner
   k: number
   maxIterations: number
   rounds?: number
@@ -1410,7 +1414,7 @@ export type RigUpdateWithoutProjectInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1432,7 +1436,7 @@ export type RigUncheckedUpdateWithoutProjectInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1454,7 +1458,7 @@ export type RigUncheckedUpdateManyWithoutProjectInput = {
   bridge?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   policy?: Prisma.StringFieldUpdateOperationsInput | string
-  designer?: Prisma.StringFieldUpdateOperationsInput | string
+  designer?: Prisma.EnumRigDesignerFieldUpdateOperationsInput | $Enums.RigDesigner
   k?: Prisma.IntFieldUpdateOperationsInput | number
   maxIterations?: Prisma.IntFieldUpdateOperationsInput | number
   rounds?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1639,10 +1643,7 @@ export type $RigPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
     bridge: string
     taskId: string
     policy: string
-    /**
-     * heuristic | llm
-     */
-    designer: string
+    designer: $Enums.RigDesigner
     k: number
     maxIterations: number
     rounds: number
@@ -2091,7 +2092,7 @@ export interface RigFieldRefs {
   readonly bridge: Prisma.FieldRef<"Rig", 'String'>
   readonly taskId: Prisma.FieldRef<"Rig", 'String'>
   readonly policy: Prisma.FieldRef<"Rig", 'String'>
-  readonly designer: Prisma.FieldRef<"Rig", 'String'>
+  readonly designer: Prisma.FieldRef<"Rig", 'RigDesigner'>
   readonly k: Prisma.FieldRef<"Rig", 'Int'>
   readonly maxIterations: Prisma.FieldRef<"Rig", 'Int'>
   readonly rounds: Prisma.FieldRef<"Rig", 'Int'>

@@ -31,6 +31,7 @@ export type RunAvgAggregateOutputType = {
   seeds: number | null
   maxSteps: number | null
   concurrency: number | null
+  invalidLoopLimit: number | null
   episodesTotal: number | null
   episodesDone: number | null
 }
@@ -40,6 +41,7 @@ export type RunSumAggregateOutputType = {
   seeds: number[]
   maxSteps: number | null
   concurrency: number | null
+  invalidLoopLimit: number | null
   episodesTotal: number | null
   episodesDone: number | null
 }
@@ -53,6 +55,7 @@ export type RunMinAggregateOutputType = {
   maxSteps: number | null
   concurrency: number | null
   queue: $Enums.QueueKind | null
+  invalidLoopLimit: number | null
   status: $Enums.RunStatus | null
   error: string | null
   episodesTotal: number | null
@@ -73,6 +76,7 @@ export type RunMaxAggregateOutputType = {
   maxSteps: number | null
   concurrency: number | null
   queue: $Enums.QueueKind | null
+  invalidLoopLimit: number | null
   status: $Enums.RunStatus | null
   error: string | null
   episodesTotal: number | null
@@ -97,6 +101,8 @@ export type RunCountAggregateOutputType = {
   concurrency: number
   queue: number
   rewardParams: number
+  policyOptions: number
+  invalidLoopLimit: number
   status: number
   error: number
   episodesTotal: number
@@ -115,6 +121,7 @@ export type RunAvgAggregateInputType = {
   seeds?: true
   maxSteps?: true
   concurrency?: true
+  invalidLoopLimit?: true
   episodesTotal?: true
   episodesDone?: true
 }
@@ -124,6 +131,7 @@ export type RunSumAggregateInputType = {
   seeds?: true
   maxSteps?: true
   concurrency?: true
+  invalidLoopLimit?: true
   episodesTotal?: true
   episodesDone?: true
 }
@@ -137,6 +145,7 @@ export type RunMinAggregateInputType = {
   maxSteps?: true
   concurrency?: true
   queue?: true
+  invalidLoopLimit?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -157,6 +166,7 @@ export type RunMaxAggregateInputType = {
   maxSteps?: true
   concurrency?: true
   queue?: true
+  invalidLoopLimit?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -181,6 +191,8 @@ export type RunCountAggregateInputType = {
   concurrency?: true
   queue?: true
   rewardParams?: true
+  policyOptions?: true
+  invalidLoopLimit?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -292,6 +304,8 @@ export type RunGroupByOutputType = {
   concurrency: number | null
   queue: $Enums.QueueKind
   rewardParams: runtime.JsonValue
+  policyOptions: runtime.JsonValue | null
+  invalidLoopLimit: number | null
   status: $Enums.RunStatus
   error: string | null
   episodesTotal: number
@@ -339,6 +353,8 @@ export type RunWhereInput = {
   concurrency?: Prisma.IntNullableFilter<"Run"> | number | null
   queue?: Prisma.EnumQueueKindFilter<"Run"> | $Enums.QueueKind
   rewardParams?: Prisma.JsonFilter<"Run">
+  policyOptions?: Prisma.JsonNullableFilter<"Run">
+  invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -369,6 +385,8 @@ export type RunOrderByWithRelationInput = {
   concurrency?: Prisma.SortOrderInput | Prisma.SortOrder
   queue?: Prisma.SortOrder
   rewardParams?: Prisma.SortOrder
+  policyOptions?: Prisma.SortOrderInput | Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -402,6 +420,8 @@ export type RunWhereUniqueInput = Prisma.AtLeast<{
   concurrency?: Prisma.IntNullableFilter<"Run"> | number | null
   queue?: Prisma.EnumQueueKindFilter<"Run"> | $Enums.QueueKind
   rewardParams?: Prisma.JsonFilter<"Run">
+  policyOptions?: Prisma.JsonNullableFilter<"Run">
+  invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -432,6 +452,8 @@ export type RunOrderByWithAggregationInput = {
   concurrency?: Prisma.SortOrderInput | Prisma.SortOrder
   queue?: Prisma.SortOrder
   rewardParams?: Prisma.SortOrder
+  policyOptions?: Prisma.SortOrderInput | Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -464,6 +486,8 @@ export type RunScalarWhereWithAggregatesInput = {
   concurrency?: Prisma.IntNullableWithAggregatesFilter<"Run"> | number | null
   queue?: Prisma.EnumQueueKindWithAggregatesFilter<"Run"> | $Enums.QueueKind
   rewardParams?: Prisma.JsonWithAggregatesFilter<"Run">
+  policyOptions?: Prisma.JsonNullableWithAggregatesFilter<"Run">
+  invalidLoopLimit?: Prisma.IntNullableWithAggregatesFilter<"Run"> | number | null
   status?: Prisma.EnumRunStatusWithAggregatesFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableWithAggregatesFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntWithAggregatesFilter<"Run"> | number
@@ -487,6 +511,8 @@ export type RunCreateInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -516,6 +542,8 @@ export type RunUncheckedCreateInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -543,6 +571,8 @@ export type RunUpdateInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -572,6 +602,8 @@ export type RunUncheckedUpdateInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -600,6 +632,8 @@ export type RunCreateManyInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -623,6 +657,8 @@ export type RunUpdateManyMutationInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -646,6 +682,8 @@ export type RunUncheckedUpdateManyInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -696,6 +734,8 @@ export type RunCountOrderByAggregateInput = {
   concurrency?: Prisma.SortOrder
   queue?: Prisma.SortOrder
   rewardParams?: Prisma.SortOrder
+  policyOptions?: Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -712,6 +752,7 @@ export type RunAvgOrderByAggregateInput = {
   seeds?: Prisma.SortOrder
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
 }
@@ -725,6 +766,7 @@ export type RunMaxOrderByAggregateInput = {
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
   queue?: Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -745,6 +787,7 @@ export type RunMinOrderByAggregateInput = {
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
   queue?: Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -761,6 +804,7 @@ export type RunSumOrderByAggregateInput = {
   seeds?: Prisma.SortOrder
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
+  invalidLoopLimit?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
 }
@@ -973,6 +1017,8 @@ export type RunCreateWithoutHarnessVersionInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1000,6 +1046,8 @@ export type RunUncheckedCreateWithoutHarnessVersionInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1057,6 +1105,8 @@ export type RunScalarWhereInput = {
   concurrency?: Prisma.IntNullableFilter<"Run"> | number | null
   queue?: Prisma.EnumQueueKindFilter<"Run"> | $Enums.QueueKind
   rewardParams?: Prisma.JsonFilter<"Run">
+  policyOptions?: Prisma.JsonNullableFilter<"Run">
+  invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -1080,6 +1130,8 @@ export type RunCreateWithoutEpisodesInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1108,6 +1160,8 @@ export type RunUncheckedCreateWithoutEpisodesInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1150,6 +1204,8 @@ export type RunUpdateWithoutEpisodesInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1178,6 +1234,8 @@ export type RunUncheckedUpdateWithoutEpisodesInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1204,6 +1262,8 @@ export type RunCreateWithoutEventsInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1232,6 +1292,8 @@ export type RunUncheckedCreateWithoutEventsInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1274,6 +1336,8 @@ export type RunUpdateWithoutEventsInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1302,6 +1366,8 @@ export type RunUncheckedUpdateWithoutEventsInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1328,6 +1394,8 @@ export type RunCreateWithoutBaselineOfRigsInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1356,6 +1424,8 @@ export type RunUncheckedCreateWithoutBaselineOfRigsInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1398,6 +1468,8 @@ export type RunUpdateWithoutBaselineOfRigsInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1426,6 +1498,8 @@ export type RunUncheckedUpdateWithoutBaselineOfRigsInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1452,6 +1526,8 @@ export type RunCreateWithoutValidatedCandidatesInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1480,6 +1556,8 @@ export type RunUncheckedCreateWithoutValidatedCandidatesInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1522,6 +1600,8 @@ export type RunUpdateWithoutValidatedCandidatesInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1550,6 +1630,8 @@ export type RunUncheckedUpdateWithoutValidatedCandidatesInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1576,6 +1658,8 @@ export type RunCreateWithoutProjectInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1604,6 +1688,8 @@ export type RunUncheckedCreateWithoutProjectInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1656,6 +1742,8 @@ export type RunCreateManyHarnessVersionInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1679,6 +1767,8 @@ export type RunUpdateWithoutHarnessVersionInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1706,6 +1796,8 @@ export type RunUncheckedUpdateWithoutHarnessVersionInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1733,6 +1825,8 @@ export type RunUncheckedUpdateManyWithoutHarnessVersionInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1757,6 +1851,8 @@ export type RunCreateManyProjectInput = {
   concurrency?: number | null
   queue?: $Enums.QueueKind
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: number | null
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1779,6 +1875,8 @@ export type RunUpdateWithoutProjectInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1807,6 +1905,8 @@ export type RunUncheckedUpdateWithoutProjectInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1834,6 +1934,8 @@ export type RunUncheckedUpdateManyWithoutProjectInput = {
   concurrency?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   queue?: Prisma.EnumQueueKindFieldUpdateOperationsInput | $Enums.QueueKind
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1915,6 +2017,8 @@ export type RunSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = ru
   concurrency?: boolean
   queue?: boolean
   rewardParams?: boolean
+  policyOptions?: boolean
+  invalidLoopLimit?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -1946,6 +2050,8 @@ export type RunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extension
   concurrency?: boolean
   queue?: boolean
   rewardParams?: boolean
+  policyOptions?: boolean
+  invalidLoopLimit?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -1972,6 +2078,8 @@ export type RunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extension
   concurrency?: boolean
   queue?: boolean
   rewardParams?: boolean
+  policyOptions?: boolean
+  invalidLoopLimit?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -1998,6 +2106,8 @@ export type RunSelectScalar = {
   concurrency?: boolean
   queue?: boolean
   rewardParams?: boolean
+  policyOptions?: boolean
+  invalidLoopLimit?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -2009,7 +2119,7 @@ export type RunSelectScalar = {
   projectId?: boolean
 }
 
-export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "status" | "error" | "episodesTotal" | "episodesDone" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
+export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "policyOptions" | "invalidLoopLimit" | "status" | "error" | "episodesTotal" | "episodesDone" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
 export type RunInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   harnessVersion?: boolean | Prisma.Run$harnessVersionArgs<ExtArgs>
   project?: boolean | Prisma.Run$projectArgs<ExtArgs>
@@ -2054,9 +2164,17 @@ export type $RunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
     concurrency: number | null
     queue: $Enums.QueueKind
     /**
-     * Cost-aware reward parameters (PAPERS.md) used for this run.
+     * Cost-aware reward parameters (PAPERS.md) used for this run: reward parameters only.
      */
     rewardParams: runtime.JsonValue
+    /**
+     * Handed to the policy (e.g. skill tags, a skill bank id); null when the run has none.
+     */
+    policyOptions: runtime.JsonValue | null
+    /**
+     * Consecutive invalid actions that end an episode; null: the default limit.
+     */
+    invalidLoopLimit: number | null
     status: $Enums.RunStatus
     error: string | null
     episodesTotal: number
@@ -2507,6 +2625,8 @@ export interface RunFieldRefs {
   readonly concurrency: Prisma.FieldRef<"Run", 'Int'>
   readonly queue: Prisma.FieldRef<"Run", 'QueueKind'>
   readonly rewardParams: Prisma.FieldRef<"Run", 'Json'>
+  readonly policyOptions: Prisma.FieldRef<"Run", 'Json'>
+  readonly invalidLoopLimit: Prisma.FieldRef<"Run", 'Int'>
   readonly status: Prisma.FieldRef<"Run", 'RunStatus'>
   readonly error: Prisma.FieldRef<"Run", 'String'>
   readonly episodesTotal: Prisma.FieldRef<"Run", 'Int'>

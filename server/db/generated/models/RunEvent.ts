@@ -37,14 +37,14 @@ export type RunEventSumAggregateOutputType = {
 export type RunEventMinAggregateOutputType = {
   id: bigint | null
   runId: string | null
-  type: string | null
+  type: $Enums.RunEventType | null
   createdAt: Date | null
 }
 
 export type RunEventMaxAggregateOutputType = {
   id: bigint | null
   runId: string | null
-  type: string | null
+  type: $Enums.RunEventType | null
   createdAt: Date | null
 }
 
@@ -178,7 +178,7 @@ export type RunEventGroupByArgs<ExtArgs extends runtime.Types.Extensions.Interna
 export type RunEventGroupByOutputType = {
   id: bigint
   runId: string
-  type: string
+  type: $Enums.RunEventType
   payload: runtime.JsonValue
   createdAt: Date
   _count: RunEventCountAggregateOutputType | null
@@ -209,7 +209,7 @@ export type RunEventWhereInput = {
   NOT?: Prisma.RunEventWhereInput | Prisma.RunEventWhereInput[]
   id?: Prisma.BigIntFilter<"RunEvent"> | bigint | number
   runId?: Prisma.StringFilter<"RunEvent"> | string
-  type?: Prisma.StringFilter<"RunEvent"> | string
+  type?: Prisma.EnumRunEventTypeFilter<"RunEvent"> | $Enums.RunEventType
   payload?: Prisma.JsonFilter<"RunEvent">
   createdAt?: Prisma.DateTimeFilter<"RunEvent"> | Date | string
   run?: Prisma.XOR<Prisma.RunScalarRelationFilter, Prisma.RunWhereInput>
@@ -230,7 +230,7 @@ export type RunEventWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.RunEventWhereInput[]
   NOT?: Prisma.RunEventWhereInput | Prisma.RunEventWhereInput[]
   runId?: Prisma.StringFilter<"RunEvent"> | string
-  type?: Prisma.StringFilter<"RunEvent"> | string
+  type?: Prisma.EnumRunEventTypeFilter<"RunEvent"> | $Enums.RunEventType
   payload?: Prisma.JsonFilter<"RunEvent">
   createdAt?: Prisma.DateTimeFilter<"RunEvent"> | Date | string
   run?: Prisma.XOR<Prisma.RunScalarRelationFilter, Prisma.RunWhereInput>
@@ -255,14 +255,14 @@ export type RunEventScalarWhereWithAggregatesInput = {
   NOT?: Prisma.RunEventScalarWhereWithAggregatesInput | Prisma.RunEventScalarWhereWithAggregatesInput[]
   id?: Prisma.BigIntWithAggregatesFilter<"RunEvent"> | bigint | number
   runId?: Prisma.StringWithAggregatesFilter<"RunEvent"> | string
-  type?: Prisma.StringWithAggregatesFilter<"RunEvent"> | string
+  type?: Prisma.EnumRunEventTypeWithAggregatesFilter<"RunEvent"> | $Enums.RunEventType
   payload?: Prisma.JsonWithAggregatesFilter<"RunEvent">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"RunEvent"> | Date | string
 }
 
 export type RunEventCreateInput = {
   id?: bigint | number
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   run: Prisma.RunCreateNestedOneWithoutEventsInput
@@ -271,14 +271,14 @@ export type RunEventCreateInput = {
 export type RunEventUncheckedCreateInput = {
   id?: bigint | number
   runId: string
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type RunEventUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   run?: Prisma.RunUpdateOneRequiredWithoutEventsNestedInput
@@ -287,7 +287,7 @@ export type RunEventUpdateInput = {
 export type RunEventUncheckedUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   runId?: Prisma.StringFieldUpdateOperationsInput | string
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -295,14 +295,14 @@ export type RunEventUncheckedUpdateInput = {
 export type RunEventCreateManyInput = {
   id?: bigint | number
   runId: string
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type RunEventUpdateManyMutationInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -310,7 +310,7 @@ export type RunEventUpdateManyMutationInput = {
 export type RunEventUncheckedUpdateManyInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   runId?: Prisma.StringFieldUpdateOperationsInput | string
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -405,16 +405,20 @@ export type BigIntFieldUpdateOperationsInput = {
   divide?: bigint | number
 }
 
+export type EnumRunEventTypeFieldUpdateOperationsInput = {
+  set?: $Enums.RunEventType
+}
+
 export type RunEventCreateWithoutRunInput = {
   id?: bigint | number
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type RunEventUncheckedCreateWithoutRunInput = {
   id?: bigint | number
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -451,35 +455,35 @@ export type RunEventScalarWhereInput = {
   NOT?: Prisma.RunEventScalarWhereInput | Prisma.RunEventScalarWhereInput[]
   id?: Prisma.BigIntFilter<"RunEvent"> | bigint | number
   runId?: Prisma.StringFilter<"RunEvent"> | string
-  type?: Prisma.StringFilter<"RunEvent"> | string
+  type?: Prisma.EnumRunEventTypeFilter<"RunEvent"> | $Enums.RunEventType
   payload?: Prisma.JsonFilter<"RunEvent">
   createdAt?: Prisma.DateTimeFilter<"RunEvent"> | Date | string
 }
 
 export type RunEventCreateManyRunInput = {
   id?: bigint | number
-  type: string
+  type: $Enums.RunEventType
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type RunEventUpdateWithoutRunInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type RunEventUncheckedUpdateWithoutRunInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type RunEventUncheckedUpdateManyWithoutRunInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  type?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumRunEventTypeFieldUpdateOperationsInput | $Enums.RunEventType
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -540,7 +544,7 @@ export type $RunEventPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: bigint
     runId: string
-    type: string
+    type: $Enums.RunEventType
     payload: runtime.JsonValue
     createdAt: Date
   }, ExtArgs["result"]["runEvent"]>
@@ -969,7 +973,7 @@ export interface Prisma__RunEventClient<T, Null = never, ExtArgs extends runtime
 export interface RunEventFieldRefs {
   readonly id: Prisma.FieldRef<"RunEvent", 'BigInt'>
   readonly runId: Prisma.FieldRef<"RunEvent", 'String'>
-  readonly type: Prisma.FieldRef<"RunEvent", 'String'>
+  readonly type: Prisma.FieldRef<"RunEvent", 'RunEventType'>
   readonly payload: Prisma.FieldRef<"RunEvent", 'Json'>
   readonly createdAt: Prisma.FieldRef<"RunEvent", 'DateTime'>
 }

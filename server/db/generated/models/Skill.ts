@@ -37,7 +37,7 @@ export type SkillSumAggregateOutputType = {
 export type SkillMinAggregateOutputType = {
   id: string | null
   bankId: string | null
-  category: string | null
+  category: $Enums.SkillCategory | null
   taskType: string | null
   title: string | null
   description: string | null
@@ -51,7 +51,7 @@ export type SkillMinAggregateOutputType = {
 export type SkillMaxAggregateOutputType = {
   id: string | null
   bankId: string | null
-  category: string | null
+  category: $Enums.SkillCategory | null
   taskType: string | null
   title: string | null
   description: string | null
@@ -220,7 +220,7 @@ export type SkillGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type SkillGroupByOutputType = {
   id: string
   bankId: string
-  category: string
+  category: $Enums.SkillCategory
   taskType: string | null
   title: string
   description: string
@@ -258,7 +258,7 @@ export type SkillWhereInput = {
   NOT?: Prisma.SkillWhereInput | Prisma.SkillWhereInput[]
   id?: Prisma.StringFilter<"Skill"> | string
   bankId?: Prisma.StringFilter<"Skill"> | string
-  category?: Prisma.StringFilter<"Skill"> | string
+  category?: Prisma.EnumSkillCategoryFilter<"Skill"> | $Enums.SkillCategory
   taskType?: Prisma.StringNullableFilter<"Skill"> | string | null
   title?: Prisma.StringFilter<"Skill"> | string
   description?: Prisma.StringFilter<"Skill"> | string
@@ -295,7 +295,7 @@ export type SkillWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.SkillWhereInput[]
   NOT?: Prisma.SkillWhereInput | Prisma.SkillWhereInput[]
   bankId?: Prisma.StringFilter<"Skill"> | string
-  category?: Prisma.StringFilter<"Skill"> | string
+  category?: Prisma.EnumSkillCategoryFilter<"Skill"> | $Enums.SkillCategory
   taskType?: Prisma.StringNullableFilter<"Skill"> | string | null
   title?: Prisma.StringFilter<"Skill"> | string
   description?: Prisma.StringFilter<"Skill"> | string
@@ -335,7 +335,7 @@ export type SkillScalarWhereWithAggregatesInput = {
   NOT?: Prisma.SkillScalarWhereWithAggregatesInput | Prisma.SkillScalarWhereWithAggregatesInput[]
   id?: Prisma.StringWithAggregatesFilter<"Skill"> | string
   bankId?: Prisma.StringWithAggregatesFilter<"Skill"> | string
-  category?: Prisma.StringWithAggregatesFilter<"Skill"> | string
+  category?: Prisma.EnumSkillCategoryWithAggregatesFilter<"Skill"> | $Enums.SkillCategory
   taskType?: Prisma.StringNullableWithAggregatesFilter<"Skill"> | string | null
   title?: Prisma.StringWithAggregatesFilter<"Skill"> | string
   description?: Prisma.StringWithAggregatesFilter<"Skill"> | string
@@ -349,7 +349,7 @@ export type SkillScalarWhereWithAggregatesInput = {
 
 export type SkillCreateInput = {
   id?: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -366,7 +366,7 @@ export type SkillCreateInput = {
 export type SkillUncheckedCreateInput = {
   id?: string
   bankId: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -381,7 +381,7 @@ export type SkillUncheckedCreateInput = {
 
 export type SkillUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -398,7 +398,7 @@ export type SkillUpdateInput = {
 export type SkillUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -414,7 +414,7 @@ export type SkillUncheckedUpdateInput = {
 export type SkillCreateManyInput = {
   id?: string
   bankId: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -428,7 +428,7 @@ export type SkillCreateManyInput = {
 
 export type SkillUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -443,7 +443,7 @@ export type SkillUpdateManyMutationInput = {
 export type SkillUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -567,6 +567,10 @@ export type SkillCreatesourceEpisodeIdsInput = {
   set: string[]
 }
 
+export type EnumSkillCategoryFieldUpdateOperationsInput = {
+  set?: $Enums.SkillCategory
+}
+
 export type SkillUpdatesourceEpisodeIdsInput = {
   set?: string[]
   push?: string | string[]
@@ -590,7 +594,7 @@ export type SkillUpdateOneWithoutEditsNestedInput = {
 
 export type SkillCreateWithoutBankInput = {
   id?: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -605,7 +609,7 @@ export type SkillCreateWithoutBankInput = {
 
 export type SkillUncheckedCreateWithoutBankInput = {
   id?: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -650,7 +654,7 @@ export type SkillScalarWhereInput = {
   NOT?: Prisma.SkillScalarWhereInput | Prisma.SkillScalarWhereInput[]
   id?: Prisma.StringFilter<"Skill"> | string
   bankId?: Prisma.StringFilter<"Skill"> | string
-  category?: Prisma.StringFilter<"Skill"> | string
+  category?: Prisma.EnumSkillCategoryFilter<"Skill"> | $Enums.SkillCategory
   taskType?: Prisma.StringNullableFilter<"Skill"> | string | null
   title?: Prisma.StringFilter<"Skill"> | string
   description?: Prisma.StringFilter<"Skill"> | string
@@ -664,7 +668,7 @@ export type SkillScalarWhereInput = {
 
 export type SkillCreateWithoutEditsInput = {
   id?: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -680,7 +684,7 @@ export type SkillCreateWithoutEditsInput = {
 export type SkillUncheckedCreateWithoutEditsInput = {
   id?: string
   bankId: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -710,7 +714,7 @@ export type SkillUpdateToOneWithWhereWithoutEditsInput = {
 
 export type SkillUpdateWithoutEditsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -726,7 +730,7 @@ export type SkillUpdateWithoutEditsInput = {
 export type SkillUncheckedUpdateWithoutEditsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -740,7 +744,7 @@ export type SkillUncheckedUpdateWithoutEditsInput = {
 
 export type SkillCreateManyBankInput = {
   id?: string
-  category: string
+  category: $Enums.SkillCategory
   taskType?: string | null
   title: string
   description: string
@@ -754,7 +758,7 @@ export type SkillCreateManyBankInput = {
 
 export type SkillUpdateWithoutBankInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -769,7 +773,7 @@ export type SkillUpdateWithoutBankInput = {
 
 export type SkillUncheckedUpdateWithoutBankInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -784,7 +788,7 @@ export type SkillUncheckedUpdateWithoutBankInput = {
 
 export type SkillUncheckedUpdateManyWithoutBankInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  category?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.EnumSkillCategoryFieldUpdateOperationsInput | $Enums.SkillCategory
   taskType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   title?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
@@ -914,10 +918,7 @@ export type $SkillPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     bankId: string
-    /**
-     * general | task | mistake | prior
-     */
-    category: string
+    category: $Enums.SkillCategory
     /**
      * Task type for task-specific skills.
      */
@@ -1357,7 +1358,7 @@ export interface Prisma__SkillClient<T, Null = never, ExtArgs extends runtime.Ty
 export interface SkillFieldRefs {
   readonly id: Prisma.FieldRef<"Skill", 'String'>
   readonly bankId: Prisma.FieldRef<"Skill", 'String'>
-  readonly category: Prisma.FieldRef<"Skill", 'String'>
+  readonly category: Prisma.FieldRef<"Skill", 'SkillCategory'>
   readonly taskType: Prisma.FieldRef<"Skill", 'String'>
   readonly title: Prisma.FieldRef<"Skill", 'String'>
   readonly description: Prisma.FieldRef<"Skill", 'String'>

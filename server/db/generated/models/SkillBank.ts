@@ -28,7 +28,7 @@ export type SkillBankMinAggregateOutputType = {
   id: string | null
   name: string | null
   bridge: string | null
-  source: string | null
+  source: $Enums.SkillBankSource | null
   createdAt: Date | null
   projectId: string | null
 }
@@ -37,7 +37,7 @@ export type SkillBankMaxAggregateOutputType = {
   id: string | null
   name: string | null
   bridge: string | null
-  source: string | null
+  source: $Enums.SkillBankSource | null
   createdAt: Date | null
   projectId: string | null
 }
@@ -159,7 +159,7 @@ export type SkillBankGroupByOutputType = {
   id: string
   name: string
   bridge: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: runtime.JsonValue
   createdAt: Date
   projectId: string | null
@@ -190,7 +190,7 @@ export type SkillBankWhereInput = {
   id?: Prisma.StringFilter<"SkillBank"> | string
   name?: Prisma.StringFilter<"SkillBank"> | string
   bridge?: Prisma.StringNullableFilter<"SkillBank"> | string | null
-  source?: Prisma.StringFilter<"SkillBank"> | string
+  source?: Prisma.EnumSkillBankSourceFilter<"SkillBank"> | $Enums.SkillBankSource
   config?: Prisma.JsonFilter<"SkillBank">
   createdAt?: Prisma.DateTimeFilter<"SkillBank"> | Date | string
   projectId?: Prisma.StringNullableFilter<"SkillBank"> | string | null
@@ -219,7 +219,7 @@ export type SkillBankWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.SkillBankWhereInput | Prisma.SkillBankWhereInput[]
   name?: Prisma.StringFilter<"SkillBank"> | string
   bridge?: Prisma.StringNullableFilter<"SkillBank"> | string | null
-  source?: Prisma.StringFilter<"SkillBank"> | string
+  source?: Prisma.EnumSkillBankSourceFilter<"SkillBank"> | $Enums.SkillBankSource
   config?: Prisma.JsonFilter<"SkillBank">
   createdAt?: Prisma.DateTimeFilter<"SkillBank"> | Date | string
   projectId?: Prisma.StringNullableFilter<"SkillBank"> | string | null
@@ -248,7 +248,7 @@ export type SkillBankScalarWhereWithAggregatesInput = {
   id?: Prisma.StringWithAggregatesFilter<"SkillBank"> | string
   name?: Prisma.StringWithAggregatesFilter<"SkillBank"> | string
   bridge?: Prisma.StringNullableWithAggregatesFilter<"SkillBank"> | string | null
-  source?: Prisma.StringWithAggregatesFilter<"SkillBank"> | string
+  source?: Prisma.EnumSkillBankSourceWithAggregatesFilter<"SkillBank"> | $Enums.SkillBankSource
   config?: Prisma.JsonWithAggregatesFilter<"SkillBank">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"SkillBank"> | Date | string
   projectId?: Prisma.StringNullableWithAggregatesFilter<"SkillBank"> | string | null
@@ -258,7 +258,7 @@ export type SkillBankCreateInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   project?: Prisma.ProjectCreateNestedOneWithoutSkillBanksInput
@@ -270,7 +270,7 @@ export type SkillBankUncheckedCreateInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   projectId?: string | null
@@ -282,7 +282,7 @@ export type SkillBankUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneWithoutSkillBanksNestedInput
@@ -294,7 +294,7 @@ export type SkillBankUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -306,7 +306,7 @@ export type SkillBankCreateManyInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   projectId?: string | null
@@ -316,7 +316,7 @@ export type SkillBankUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -325,7 +325,7 @@ export type SkillBankUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -372,6 +372,10 @@ export type SkillBankListRelationFilter = {
 
 export type SkillBankOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type EnumSkillBankSourceFieldUpdateOperationsInput = {
+  set?: $Enums.SkillBankSource
 }
 
 export type SkillBankCreateNestedOneWithoutSkillsInput = {
@@ -448,7 +452,7 @@ export type SkillBankCreateWithoutSkillsInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   project?: Prisma.ProjectCreateNestedOneWithoutSkillBanksInput
@@ -459,7 +463,7 @@ export type SkillBankUncheckedCreateWithoutSkillsInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   projectId?: string | null
@@ -486,7 +490,7 @@ export type SkillBankUpdateWithoutSkillsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneWithoutSkillBanksNestedInput
@@ -497,7 +501,7 @@ export type SkillBankUncheckedUpdateWithoutSkillsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -508,7 +512,7 @@ export type SkillBankCreateWithoutEditsInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   project?: Prisma.ProjectCreateNestedOneWithoutSkillBanksInput
@@ -519,7 +523,7 @@ export type SkillBankUncheckedCreateWithoutEditsInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   projectId?: string | null
@@ -546,7 +550,7 @@ export type SkillBankUpdateWithoutEditsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneWithoutSkillBanksNestedInput
@@ -557,7 +561,7 @@ export type SkillBankUncheckedUpdateWithoutEditsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -568,7 +572,7 @@ export type SkillBankCreateWithoutProjectInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   skills?: Prisma.SkillCreateNestedManyWithoutBankInput
@@ -579,7 +583,7 @@ export type SkillBankUncheckedCreateWithoutProjectInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   skills?: Prisma.SkillUncheckedCreateNestedManyWithoutBankInput
@@ -619,7 +623,7 @@ export type SkillBankScalarWhereInput = {
   id?: Prisma.StringFilter<"SkillBank"> | string
   name?: Prisma.StringFilter<"SkillBank"> | string
   bridge?: Prisma.StringNullableFilter<"SkillBank"> | string | null
-  source?: Prisma.StringFilter<"SkillBank"> | string
+  source?: Prisma.EnumSkillBankSourceFilter<"SkillBank"> | $Enums.SkillBankSource
   config?: Prisma.JsonFilter<"SkillBank">
   createdAt?: Prisma.DateTimeFilter<"SkillBank"> | Date | string
   projectId?: Prisma.StringNullableFilter<"SkillBank"> | string | null
@@ -629,7 +633,7 @@ export type SkillBankCreateManyProjectInput = {
   id?: string
   name: string
   bridge?: string | null
-  source: string
+  source: $Enums.SkillBankSource
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -638,7 +642,7 @@ export type SkillBankUpdateWithoutProjectInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   skills?: Prisma.SkillUpdateManyWithoutBankNestedInput
@@ -649,7 +653,7 @@ export type SkillBankUncheckedUpdateWithoutProjectInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   skills?: Prisma.SkillUncheckedUpdateManyWithoutBankNestedInput
@@ -660,7 +664,7 @@ export type SkillBankUncheckedUpdateManyWithoutProjectInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   bridge?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  source?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumSkillBankSourceFieldUpdateOperationsInput | $Enums.SkillBankSource
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -776,10 +780,7 @@ export type $SkillBankPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     id: string
     name: string
     bridge: string | null
-    /**
-     * none | original | envharness | manual
-     */
-    source: string
+    source: $Enums.SkillBankSource
     /**
      * Extractor, policy, splits, caps …
      */
@@ -1215,7 +1216,7 @@ export interface SkillBankFieldRefs {
   readonly id: Prisma.FieldRef<"SkillBank", 'String'>
   readonly name: Prisma.FieldRef<"SkillBank", 'String'>
   readonly bridge: Prisma.FieldRef<"SkillBank", 'String'>
-  readonly source: Prisma.FieldRef<"SkillBank", 'String'>
+  readonly source: Prisma.FieldRef<"SkillBank", 'SkillBankSource'>
   readonly config: Prisma.FieldRef<"SkillBank", 'Json'>
   readonly createdAt: Prisma.FieldRef<"SkillBank", 'DateTime'>
   readonly projectId: Prisma.FieldRef<"SkillBank", 'String'>

@@ -38,7 +38,7 @@ export type SkillEditMinAggregateOutputType = {
   id: bigint | null
   bankId: string | null
   skillId: string | null
-  op: string | null
+  op: $Enums.SkillEditOp | null
   reason: string | null
   createdAt: Date | null
 }
@@ -47,7 +47,7 @@ export type SkillEditMaxAggregateOutputType = {
   id: bigint | null
   bankId: string | null
   skillId: string | null
-  op: string | null
+  op: $Enums.SkillEditOp | null
   reason: string | null
   createdAt: Date | null
 }
@@ -193,7 +193,7 @@ export type SkillEditGroupByOutputType = {
   id: bigint
   bankId: string
   skillId: string | null
-  op: string
+  op: $Enums.SkillEditOp
   before: runtime.JsonValue | null
   after: runtime.JsonValue | null
   reason: string
@@ -227,7 +227,7 @@ export type SkillEditWhereInput = {
   id?: Prisma.BigIntFilter<"SkillEdit"> | bigint | number
   bankId?: Prisma.StringFilter<"SkillEdit"> | string
   skillId?: Prisma.StringNullableFilter<"SkillEdit"> | string | null
-  op?: Prisma.StringFilter<"SkillEdit"> | string
+  op?: Prisma.EnumSkillEditOpFilter<"SkillEdit"> | $Enums.SkillEditOp
   before?: Prisma.JsonNullableFilter<"SkillEdit">
   after?: Prisma.JsonNullableFilter<"SkillEdit">
   reason?: Prisma.StringFilter<"SkillEdit"> | string
@@ -256,7 +256,7 @@ export type SkillEditWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.SkillEditWhereInput | Prisma.SkillEditWhereInput[]
   bankId?: Prisma.StringFilter<"SkillEdit"> | string
   skillId?: Prisma.StringNullableFilter<"SkillEdit"> | string | null
-  op?: Prisma.StringFilter<"SkillEdit"> | string
+  op?: Prisma.EnumSkillEditOpFilter<"SkillEdit"> | $Enums.SkillEditOp
   before?: Prisma.JsonNullableFilter<"SkillEdit">
   after?: Prisma.JsonNullableFilter<"SkillEdit">
   reason?: Prisma.StringFilter<"SkillEdit"> | string
@@ -288,7 +288,7 @@ export type SkillEditScalarWhereWithAggregatesInput = {
   id?: Prisma.BigIntWithAggregatesFilter<"SkillEdit"> | bigint | number
   bankId?: Prisma.StringWithAggregatesFilter<"SkillEdit"> | string
   skillId?: Prisma.StringNullableWithAggregatesFilter<"SkillEdit"> | string | null
-  op?: Prisma.StringWithAggregatesFilter<"SkillEdit"> | string
+  op?: Prisma.EnumSkillEditOpWithAggregatesFilter<"SkillEdit"> | $Enums.SkillEditOp
   before?: Prisma.JsonNullableWithAggregatesFilter<"SkillEdit">
   after?: Prisma.JsonNullableWithAggregatesFilter<"SkillEdit">
   reason?: Prisma.StringWithAggregatesFilter<"SkillEdit"> | string
@@ -297,7 +297,7 @@ export type SkillEditScalarWhereWithAggregatesInput = {
 
 export type SkillEditCreateInput = {
   id?: bigint | number
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -310,7 +310,7 @@ export type SkillEditUncheckedCreateInput = {
   id?: bigint | number
   bankId: string
   skillId?: string | null
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -319,7 +319,7 @@ export type SkillEditUncheckedCreateInput = {
 
 export type SkillEditUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -332,7 +332,7 @@ export type SkillEditUncheckedUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
   skillId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -343,7 +343,7 @@ export type SkillEditCreateManyInput = {
   id?: bigint | number
   bankId: string
   skillId?: string | null
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -352,7 +352,7 @@ export type SkillEditCreateManyInput = {
 
 export type SkillEditUpdateManyMutationInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -363,7 +363,7 @@ export type SkillEditUncheckedUpdateManyInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
   skillId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -501,9 +501,13 @@ export type SkillEditUncheckedUpdateManyWithoutSkillNestedInput = {
   deleteMany?: Prisma.SkillEditScalarWhereInput | Prisma.SkillEditScalarWhereInput[]
 }
 
+export type EnumSkillEditOpFieldUpdateOperationsInput = {
+  set?: $Enums.SkillEditOp
+}
+
 export type SkillEditCreateWithoutBankInput = {
   id?: bigint | number
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -514,7 +518,7 @@ export type SkillEditCreateWithoutBankInput = {
 export type SkillEditUncheckedCreateWithoutBankInput = {
   id?: bigint | number
   skillId?: string | null
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -554,7 +558,7 @@ export type SkillEditScalarWhereInput = {
   id?: Prisma.BigIntFilter<"SkillEdit"> | bigint | number
   bankId?: Prisma.StringFilter<"SkillEdit"> | string
   skillId?: Prisma.StringNullableFilter<"SkillEdit"> | string | null
-  op?: Prisma.StringFilter<"SkillEdit"> | string
+  op?: Prisma.EnumSkillEditOpFilter<"SkillEdit"> | $Enums.SkillEditOp
   before?: Prisma.JsonNullableFilter<"SkillEdit">
   after?: Prisma.JsonNullableFilter<"SkillEdit">
   reason?: Prisma.StringFilter<"SkillEdit"> | string
@@ -563,7 +567,7 @@ export type SkillEditScalarWhereInput = {
 
 export type SkillEditCreateWithoutSkillInput = {
   id?: bigint | number
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -574,7 +578,7 @@ export type SkillEditCreateWithoutSkillInput = {
 export type SkillEditUncheckedCreateWithoutSkillInput = {
   id?: bigint | number
   bankId: string
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -610,7 +614,7 @@ export type SkillEditUpdateManyWithWhereWithoutSkillInput = {
 export type SkillEditCreateManyBankInput = {
   id?: bigint | number
   skillId?: string | null
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -619,7 +623,7 @@ export type SkillEditCreateManyBankInput = {
 
 export type SkillEditUpdateWithoutBankInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -630,7 +634,7 @@ export type SkillEditUpdateWithoutBankInput = {
 export type SkillEditUncheckedUpdateWithoutBankInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   skillId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -640,7 +644,7 @@ export type SkillEditUncheckedUpdateWithoutBankInput = {
 export type SkillEditUncheckedUpdateManyWithoutBankInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   skillId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -650,7 +654,7 @@ export type SkillEditUncheckedUpdateManyWithoutBankInput = {
 export type SkillEditCreateManySkillInput = {
   id?: bigint | number
   bankId: string
-  op: string
+  op: $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: string
@@ -659,7 +663,7 @@ export type SkillEditCreateManySkillInput = {
 
 export type SkillEditUpdateWithoutSkillInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -670,7 +674,7 @@ export type SkillEditUpdateWithoutSkillInput = {
 export type SkillEditUncheckedUpdateWithoutSkillInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -680,7 +684,7 @@ export type SkillEditUncheckedUpdateWithoutSkillInput = {
 export type SkillEditUncheckedUpdateManyWithoutSkillInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   bankId?: Prisma.StringFieldUpdateOperationsInput | string
-  op?: Prisma.StringFieldUpdateOperationsInput | string
+  op?: Prisma.EnumSkillEditOpFieldUpdateOperationsInput | $Enums.SkillEditOp
   before?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   after?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   reason?: Prisma.StringFieldUpdateOperationsInput | string
@@ -763,10 +767,7 @@ export type $SkillEditPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     id: bigint
     bankId: string
     skillId: string | null
-    /**
-     * add | update | merge | delete
-     */
-    op: string
+    op: $Enums.SkillEditOp
     before: runtime.JsonValue | null
     after: runtime.JsonValue | null
     reason: string
@@ -1199,7 +1200,7 @@ export interface SkillEditFieldRefs {
   readonly id: Prisma.FieldRef<"SkillEdit", 'BigInt'>
   readonly bankId: Prisma.FieldRef<"SkillEdit", 'String'>
   readonly skillId: Prisma.FieldRef<"SkillEdit", 'String'>
-  readonly op: Prisma.FieldRef<"SkillEdit", 'String'>
+  readonly op: Prisma.FieldRef<"SkillEdit", 'SkillEditOp'>
   readonly before: Prisma.FieldRef<"SkillEdit", 'Json'>
   readonly after: Prisma.FieldRef<"SkillEdit", 'Json'>
   readonly reason: Prisma.FieldRef<"SkillEdit", 'String'>
