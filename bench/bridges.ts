@@ -6,7 +6,8 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Action, ActionableEnv } from '../bridges/core/types.ts';
 import { getBridge } from '../bridges/index.ts';
-import { configuredBridges } from '../server/bridges.ts';
+import { bridgesFromConfig } from '../server/bridges.ts';
+import { config } from '../server/config.ts';
 import { createHarness, type Harness } from '../server/harness/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
 import { getPolicy } from '../server/policies/index.ts';
@@ -180,7 +181,7 @@ class Side {
 async function benchCase(c: Case): Promise<BenchRow[]> {
   const bridge = await getBridge(c.bridge);
   if (!bridge) throw new Error(`bridge '${c.bridge}' is not registered`);
-  const harness = await createHarness(harnessSpec(c), { bridges: configuredBridges() });
+  const harness = await createHarness(harnessSpec(c), { bridges: bridgesFromConfig(config()) });
   const raw: ActionableEnv = await bridge.create();
   try {
     const actions = await agentActions(c, harness);

@@ -9,7 +9,8 @@ import {
   householdBridge,
   oraclePlan,
 } from '../bridges/household/index.ts';
-import { configuredBridges } from '../server/bridges.ts';
+import { bridgesFromConfig } from '../server/bridges.ts';
+import { config } from '../server/config.ts';
 import { CONTRACT_HOOKS } from '../server/harness/contract.ts';
 import { createHarness, type Harness } from '../server/harness/index.ts';
 import { SandboxHost } from '../server/harness/sandbox/index.ts';
@@ -163,7 +164,7 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
 
   // What a rollout worker pays per episode: it builds a harness for every episode.
   const episode = async (spec: HarnessSpec) => {
-    const h = await createHarness(spec, { bridges: configuredBridges() });
+    const h = await createHarness(spec, { bridges: bridgesFromConfig(config()) });
     await h.reset({ seed: scene.seed });
     await h.close();
   };
@@ -191,13 +192,15 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const scene = await findMugScene();
   const potato = await potatoTaskId();
   const commands = await agentCommands(scene);
-  const full = await createHarness(mugSpec(scene, potato), { bridges: configuredBridges() });
+  const full = await createHarness(mugSpec(scene, potato), {
+    bridges: bridgesFromConfig(config()),
+  });
   const bare = await createHarness(withoutContract(mugSpec(scene, potato)), {
-    bridges: configuredBridges(),
+    bridges: bridgesFromConfig(config()),
   });
   // The same stack with three identity hooks: what the engine itself costs per step.
   const identity = await createHarness(mugSpec(scene, potato, IDENTITY_HOOKS), {
-    bridges: configuredBridges(),
+    bridges: bridgesFromConfig(config()),
   });
   // Warm up JIT and caches on every path before measuring.
   await rawRound(scene, commands);

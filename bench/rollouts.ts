@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { getBridge } from '../bridges/index.ts';
+import { builtInBridges, getBridge } from '../bridges/index.ts';
 import { config } from '../server/config.ts';
 import { openDb } from '../server/db/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
@@ -47,7 +47,7 @@ async function embedded(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-rollouts-'));
   const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
   const concurrency = config().ROLLOUT_CONCURRENCY;
-  const rollouts = testRollouts(handle, defaultEngine, { concurrency });
+  const rollouts = testRollouts(handle, defaultEngine(builtInBridges), { concurrency });
   try {
     const run = await householdRun(50, 10);
     // Warm the worker pool (thread start + module load happen once per process).
@@ -170,7 +170,10 @@ async function scaleOut(): Promise<BenchRow[]> {
   url.pathname = `/${name}`;
   const handle = await openDb({ kind: 'postgres', url: url.toString() });
   const queueName = `bench-episodes-${randomBytes(4).toString('hex')}`;
-  const rollouts = testRollouts(handle, defaultEngine, { redisUrl: REDIS_URL, queueName });
+  const rollouts = testRollouts(handle, defaultEngine(builtInBridges), {
+    redisUrl: REDIS_URL,
+    queueName,
+  });
   const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {

@@ -1,10 +1,12 @@
-// Attaches the configured environment servers (REMOTE_ENVS) to the bridge registry. Bridges never
-// read configuration, so every entry point that resolves bridges imports this module once: the API,
-// the CLI and the rollout workers. The harness engine imports no registry: callers hand it
-// `configuredBridges()`.
-import type { BridgeResolver } from '../bridges/core/types.ts';
-import { configureBridges, type RemoteBridgeConfig, registryBridges } from '../bridges/index.ts';
-import { config } from './config.ts';
+// The bridges of a configured product: the built-in ones plus the environment servers named in
+// REMOTE_ENVS. Bridges never read configuration; the composition root (server/compose.ts) and the
+// worker threads' handler modules build their registry here and hand it on.
+import {
+  type BridgeRegistry,
+  createBridgeRegistry,
+  type RemoteBridgeConfig,
+} from '../bridges/index.ts';
+import type { Config } from './config.ts';
 
 export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig[] {
   if (!value) return [];
@@ -14,9 +16,6 @@ export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig
   });
 }
 
-configureBridges({ remotes: remotesFromConfig(config().REMOTE_ENVS) });
-
-/** The bridge registry with the configured environment servers: what the engine resolves through. */
-export function configuredBridges(): BridgeResolver {
-  return registryBridges;
+export function bridgesFromConfig(c: Pick<Config, 'REMOTE_ENVS'>): BridgeRegistry {
+  return createBridgeRegistry({ remotes: remotesFromConfig(c.REMOTE_ENVS) });
 }

@@ -2,9 +2,8 @@
 // (toy24: 1,362 quadruples; household: seeded scenes) and never change while the process runs, so
 // one listing per bridge is kept.
 import { z } from 'zod';
-import type { Bridge, TaskInfo } from '../bridges/core/types.ts';
-import './bridges.ts';
-import { bridgeNames, getBridge, listBridges } from '../bridges/index.ts';
+import type { Bridge, BridgeResolver, TaskInfo } from '../bridges/core/types.ts';
+import type { BridgeRegistry } from '../bridges/index.ts';
 import { NotFoundError } from './errors.ts';
 
 export const TaskListInputSchema = z.object({
@@ -18,17 +17,19 @@ export const TaskListInputSchema = z.object({
 export type TaskListInput = z.output<typeof TaskListInputSchema>;
 
 /** A bridge by name, or a NotFoundError that lists what exists. */
-export async function requireBridge(name: string): Promise<Bridge> {
-  const bridge = await getBridge(name);
+export async function requireBridge(bridges: BridgeResolver, name: string): Promise<Bridge> {
+  const bridge = await bridges.get(name);
   if (!bridge) {
     throw new NotFoundError(
-      `unknown bridge '${name}' (known: ${bridgeNames().join(', ') || 'none'})`,
+      `unknown bridge '${name}' (known: ${bridges.names().join(', ') || 'none'})`,
     );
   }
   return bridge;
 }
 
 export class Catalogue {
+  constructor(private readonly registry: BridgeRegistry) {}
+
   private readonly taskCache = new Map<string, Promise<TaskInfo[]>>();
 
   private allTasks(bridge: Bridge): Promise<TaskInfo[]> {
@@ -42,7 +43,7 @@ export class Catalogue {
 
   /** Every bridge that loads, with its task counts, types and tools. */
   async bridges() {
-    const bridges = await listBridges();
+    const bridges = await this.registry.list();
     return Promise.all(
       bridges.map(async (b) => {
         const tasks = await this.allTasks(b);
@@ -59,7 +60,7 @@ export class Catalogue {
   }
 
   async tasks(input: TaskListInput) {
-    const bridge = await requireBridge(input.bridge);
+    const bridge = await requireBridge(this.registry, input.bridge);
     const text = input.text?.trim().toLowerCase();
     const matching = (await this.allTasks(bridge)).filter(
       (t) =>
@@ -77,7 +78,7 @@ export class Catalogue {
   }
 
   async task(bridgeName: string, taskId: string) {
-    const bridge = await requireBridge(bridgeName);
+    const bridge = await requireBridge(this.registry, bridgeName);
     const task = await bridge.getTask(taskId);
     if (!task) throw new NotFoundError(`unknown task '${taskId}' for bridge '${bridgeName}'`);
     return {

@@ -5,8 +5,10 @@
 // in-process engine.
 import '#server-only';
 
+import type { BridgeRegistry } from '../bridges/index.ts';
 import { StudioPool } from './api/studio-pool.ts';
 import { Accounts, authOptions } from './auth/service.ts';
+import { bridgesFromConfig } from './bridges.ts';
 import { Catalogue } from './catalogue.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
@@ -15,7 +17,7 @@ import { rigQueueName } from './rigger/bullmq.ts';
 import { RigJobs } from './rigger/jobs.ts';
 import type { RigDeps } from './rigger/loop.ts';
 import { runRig } from './rigger/loop.ts';
-import { defaultEngine } from './rollouts/default-engine.ts';
+import { defaultEngine, type EngineFactory } from './rollouts/default-engine.ts';
 import type { RolloutEngine } from './rollouts/engine.ts';
 import { RunEvents } from './rollouts/events.ts';
 import { Rollouts } from './rollouts/service.ts';
@@ -29,6 +31,8 @@ export interface Services {
   readonly events: RunEvents;
   readonly rollouts: Rollouts;
   readonly accounts: Accounts;
+  /** The built-in bridges and the configured environment servers (REMOTE_ENVS). */
+  readonly bridges: BridgeRegistry;
   readonly catalogue: Catalogue;
   /** The studio's own engine work (replays, checks, try-it), in a worker thread. */
   readonly studio: StudioPool;
@@ -52,8 +56,8 @@ export interface ComposeOptions {
   config?: Config;
   /** An open database (tests, benches, migrations tools): used as is and not closed by close(). */
   db?: DbHandle;
-  /** How episodes run: by default in an isolated worker-thread pool. */
-  engine?: RolloutEngine;
+  /** How episodes run (an engine, or a factory given the bridges): by default a worker-thread pool. */
+  engine?: RolloutEngine | EngineFactory;
   /** The BullMQ queue name (tests isolate themselves on their own). */
   queueName?: string;
 }
@@ -63,20 +67,23 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
   const handle = o.db ?? (await openDb(configuredTarget(cfg)));
   const owned = o.db === undefined;
   const db = handle.db;
+  const bridges = bridgesFromConfig(cfg);
+  const engine =
+    typeof o.engine === 'function' ? o.engine(bridges) : (o.engine ?? defaultEngine(bridges));
   const events = new RunEvents(db, cfg.REDIS_URL);
   const rollouts = new Rollouts({
     db,
     dbKind: handle.kind,
-    engine: o.engine ?? defaultEngine,
+    engine,
     events,
-    policyOptions: skillBankOptions(db),
+    policyOptions: skillBankOptions(db, bridges),
     concurrency: cfg.ROLLOUT_CONCURRENCY,
     ...(cfg.REDIS_URL ? { redisUrl: cfg.REDIS_URL } : {}),
     ...(o.queueName ? { queueName: o.queueName } : {}),
   });
   const studio = new StudioPool();
   const play = new PlaySessions(studio);
-  const rigDeps: RigDeps = { db, rollouts };
+  const rigDeps: RigDeps = { db, rollouts, bridges };
   const rigs = new RigJobs({
     deps: rigDeps,
     // A rig goes where its runs go: BullMQ with Redis and a shared PostgreSQL, else this process.
@@ -92,7 +99,8 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     events,
     rollouts,
     accounts: new Accounts(db, authOptions(cfg)),
-    catalogue: new Catalogue(),
+    bridges,
+    catalogue: new Catalogue(bridges),
     studio,
     play,
     rigDeps: () => rigDeps,
@@ -103,6 +111,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     },
     skillDeps: (s = {}) => ({
       store: { db, events },
+      bridges,
       runRig: (input) => runRig(rigDeps, input),
       ...(s.onProgress ? { onProgress: s.onProgress } : {}),
     }),

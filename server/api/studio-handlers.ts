@@ -2,10 +2,15 @@
 // an IsolatedPool worker thread (studio-pool.ts), never on the server's main thread, so a replay of
 // 10,000 steps or a hook stuck in a built-in cannot stall the API or the live streams.
 import type { Action, Json } from '../../bridges/core/types.ts';
-import { configuredBridges } from '../bridges.ts';
+import { bridgesFromConfig } from '../bridges.ts';
+import { config } from '../config.ts';
 import { DomainError, HarnessCodeError, NotFoundError } from '../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
+
+// This module runs in the studio pool's worker thread and is that thread's composition root: its
+// bridges come from the process's configuration (REMOTE_ENVS).
+const bridges = bridgesFromConfig(config());
 
 export interface ReplayStateInput {
   spec: unknown;
@@ -57,7 +62,7 @@ function playSession(id: string): Harness {
 export const handlers = {
   async playStart(raw: unknown) {
     const input = raw as PlayStartInput;
-    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
+    const harness = await createHarness(parseSpec(input.spec), { bridges });
     try {
       const reset = await harness.reset(
         input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
@@ -113,7 +118,7 @@ export const handlers = {
   /** The state view after replaying `actions` from reset. */
   async replayState(raw: unknown): Promise<{ state: Json }> {
     const input = raw as ReplayStateInput;
-    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
+    const harness = await createHarness(parseSpec(input.spec), { bridges });
     try {
       await harness.reset(
         input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
@@ -133,7 +138,7 @@ export const handlers = {
     textTool: { name: string; arg: string } | null;
   }> {
     const input = raw as ReplayInput;
-    const harness = await createHarness(parseSpec(input.spec), { bridges: configuredBridges() });
+    const harness = await createHarness(parseSpec(input.spec), { bridges });
     try {
       const reset = await harness.reset({ seed: input.seed });
       let observation = reset.observation;
@@ -161,7 +166,7 @@ export const handlers = {
   async check(raw: unknown): Promise<CheckResult> {
     try {
       const harness = await createHarness(parseSpec((raw as { spec: unknown }).spec), {
-        bridges: configuredBridges(),
+        bridges,
       });
       await harness.close();
       return { ok: true };

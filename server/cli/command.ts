@@ -2,6 +2,7 @@
 // commands/index.ts. Commands return an exit code and throw typed domain errors (server/errors.ts);
 // main.ts turns errors into one `harness: <message>` line.
 import type { ParseArgsConfig } from 'node:util';
+import type { BridgeRegistry } from '../../bridges/index.ts';
 import type { ComposeOptions, Services } from '../compose.ts';
 import type { Config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
@@ -22,6 +23,8 @@ export interface CommandContext {
   positionals: string[];
   io: CliIO;
   config: Config;
+  /** The built-in bridges plus the configured environment servers (no database needed). */
+  bridges(): BridgeRegistry;
   /**
    * The composed services: the database is opened on the first call (commands that need none never
    * open it) and everything is released when the command ends. Later calls return the same services.

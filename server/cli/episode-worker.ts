@@ -1,5 +1,8 @@
-// Handlers for the CLI's IsolatedPool worker: one episode per worker, driven call by call.
+// Handlers for the CLI's IsolatedPool worker: one episode per worker, driven call by call. This
+// module is the thread's composition root: its bridges come from the process's configuration.
 import type { Json } from '../../bridges/core/types.ts';
+import { bridgesFromConfig } from '../bridges.ts';
+import { config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
 import {
   Episode,
@@ -10,6 +13,7 @@ import {
 } from './episode.ts';
 import type { ActionLine } from './spec-input.ts';
 
+const bridges = bridgesFromConfig(config());
 let current: Episode | undefined;
 
 function episode(): Episode {
@@ -21,7 +25,7 @@ export const handlers = {
   async open(input: unknown): Promise<EpisodeStart> {
     await current?.close();
     current = undefined;
-    const opened = await Episode.open(input as OpenInput);
+    const opened = await Episode.open(input as OpenInput, bridges);
     current = opened.episode;
     return opened.start;
   },

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type {
   Action,
+  BridgeResolver,
   Evaluation,
   Json,
   Observation,
@@ -12,7 +13,6 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
-import { configuredBridges } from '../bridges.ts';
 import { HarnessCodeError, InvalidInputError } from '../errors.ts';
 import { createHarness, type Harness, type HarnessSpec, type TextTool } from '../harness/index.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
@@ -71,8 +71,11 @@ function harnessErrorInfo(error: HarnessCodeError): HarnessErrorInfo {
 export class Episode {
   private constructor(private readonly harness: Harness) {}
 
-  static async open(input: OpenInput): Promise<{ episode: Episode; start: EpisodeStart }> {
-    const harness = await createHarness(input.spec, { bridges: configuredBridges() });
+  static async open(
+    input: OpenInput,
+    bridges: BridgeResolver,
+  ): Promise<{ episode: Episode; start: EpisodeStart }> {
+    const harness = await createHarness(input.spec, { bridges });
     try {
       const reset = await harness.reset({ seed: input.seed });
       const textTool = harness.textTool();
@@ -152,8 +155,10 @@ export interface EpisodeClient {
 export class InProcessEpisode implements EpisodeClient {
   private episode: Episode | undefined;
 
+  constructor(private readonly bridges: BridgeResolver) {}
+
   async open(input: OpenInput): Promise<EpisodeStart> {
-    const { episode, start } = await Episode.open(input);
+    const { episode, start } = await Episode.open(input, this.bridges);
     this.episode = episode;
     return start;
   }

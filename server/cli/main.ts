@@ -1,6 +1,8 @@
 // `harness <command>`: parses flags with node:util parseArgs, runs one command, and maps every
 // error to exactly one `harness: <message>` line on stderr with a non-zero exit status.
 import { parseArgs } from 'node:util';
+import type { BridgeRegistry } from '../../bridges/index.ts';
+import { bridgesFromConfig } from '../bridges.ts';
 import type { Services } from '../compose.ts';
 import { type Config, config as readConfig } from '../config.ts';
 import { KindedError } from '../errors.ts';
@@ -96,6 +98,7 @@ export async function main(
 ): Promise<number> {
   const cfg = () => env.config ?? readConfig();
   const { services, close } = lazyServices(env, cfg);
+  let registry: BridgeRegistry | undefined;
   try {
     const [name, ...rest] = argv;
     if (name === undefined) throw new UsageError('missing command (see harness --help)');
@@ -128,6 +131,10 @@ export async function main(
       positionals: parsed.positionals,
       io,
       config: cfg(),
+      bridges: () => {
+        registry ??= bridgesFromConfig(cfg());
+        return registry;
+      },
       services,
     });
   } catch (error) {

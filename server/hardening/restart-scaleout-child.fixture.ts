@@ -1,6 +1,8 @@
 // Fixture for restart-scaleout.hardening.test.ts: a stand-in studio process in scale-out mode
 // (PostgreSQL + Redis) that launches a BullMQ run, reports its id, and idles until SIGKILLed.
 // The episodes are executed by separate `harness worker` processes.
+
+import { builtInBridges } from '../../bridges/index.ts';
 import { openDb } from '../db/index.ts';
 import { defaultEngine } from '../rollouts/default-engine.ts';
 import { testRollouts } from '../rollouts/testing.ts';
@@ -12,7 +14,7 @@ if (!url || !redisUrl || !queueName || !specJson || !episodes) {
   );
 }
 const handle = await openDb({ kind: 'postgres', url });
-const rollouts = testRollouts(handle, defaultEngine, { redisUrl, queueName });
+const rollouts = testRollouts(handle, defaultEngine(builtInBridges), { redisUrl, queueName });
 const { runId } = await rollouts.launchRun({
   spec: JSON.parse(specJson),
   policy: 'scripted:household-explorer',

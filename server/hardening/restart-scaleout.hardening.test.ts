@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { defaultEngine } from '../rollouts/default-engine.ts';
@@ -92,7 +93,7 @@ async function allEvents(runId: string): Promise<RunEventRecord[]> {
 
 beforeAll(async () => {
   db = await createTestDb('postgres');
-  rollouts = testRollouts(db, defaultEngine, { redisUrl: REDIS_URL, queueName });
+  rollouts = testRollouts(db, defaultEngine(builtInBridges), { redisUrl: REDIS_URL, queueName });
 }, 60_000);
 
 afterAll(async () => {

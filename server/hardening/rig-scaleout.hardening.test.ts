@@ -91,7 +91,7 @@ beforeAll(async () => {
   handle = await createTestDb('postgres');
   studio = await testServices(handle, { config: { REDIS_URL }, queueName });
   // Episodes one at a time, each after 250 ms: a validation takes over a second.
-  const inner = inProcessExecutor();
+  const inner = inProcessExecutor(studio.bridges);
   episodes = startEpisodeWorker({
     db: handle.db,
     events: studio.events,

@@ -31,8 +31,8 @@ import type { StepRecord } from './types.ts';
 
 export interface HarnessOptions {
   /**
-   * Where bridges come from. Required: the engine knows no registry. The server passes
-   * `configuredBridges()` (server/bridges.ts), tests their fakes.
+   * Where bridges come from. Required: the engine knows no registry. The server passes the
+   * registry its composition root built (`bridgesFromConfig`, server/bridges.ts), tests their fakes.
    */
   bridges: BridgeResolver;
   limits?: Partial<SandboxLimits>;

@@ -3,12 +3,11 @@
 // candidate): a harness with its first version, a further version, a decision on a version (which
 // also sets the harness's status), and the reads the studio's pages make.
 
-import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
+import { firstBase, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn } from '../db/json.ts';
 import { createHarnessVersion, harnessVersionSelect } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
-import { firstBase } from '../rollouts/episode.ts';
 
 export async function createHarnessWithVersion(
   db: Db,

@@ -2,7 +2,6 @@
 // on the original tasks and after EnvRigger (the accepted candidate's validation rate; a task already
 // in the band keeps its original rate, one without an accepted candidate keeps its baseline).
 import { z } from 'zod';
-import { getBridge } from '../../bridges/index.ts';
 import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { DESIGNERS } from './designers/index.ts';
@@ -57,7 +56,7 @@ export async function calibrate(
 ): Promise<CalibrateResult> {
   const input = parseInput(CalibrateInputSchema, raw);
   const started = performance.now();
-  const bridge = await getBridge(input.bridge);
+  const bridge = await deps.bridges.get(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
   if (!bridge.splits.includes(input.split)) {
     throw new InvalidInputError(

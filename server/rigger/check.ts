@@ -1,8 +1,7 @@
 // Write's gate before any rollout: the candidate must parse, its hook code must compile and its
 // Stage set-up must replay on every seed it will be validated on. The error comes back worded so a
 // designer (rule-based or LLM) can repair the candidate.
-import type { Action } from '../../bridges/core/types.ts';
-import { configuredBridges } from '../bridges.ts';
+import type { Action, BridgeResolver } from '../../bridges/core/types.ts';
 import { DomainError, HarnessCodeError, StageSetupError } from '../errors.ts';
 import { createHarness, parseSpec } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -25,6 +24,7 @@ export function describeWriteError(e: unknown): string {
 
 /** Undefined when the candidate is sound on every seed, else the designer-facing error. */
 export async function preflight(
+  bridges: BridgeResolver,
   spec: HarnessSpec,
   taskId: string,
   seeds: number[],
@@ -32,7 +32,7 @@ export async function preflight(
   let harness: Awaited<ReturnType<typeof createHarness>> | undefined;
   try {
     const parsed = parseSpec(spec);
-    harness = await createHarness(parsed, { bridges: configuredBridges() });
+    harness = await createHarness(parsed, { bridges });
     for (const seed of seeds) await harness.reset({ seed, taskId });
     return undefined;
   } catch (e) {
@@ -44,12 +44,13 @@ export async function preflight(
 
 /** Replays actions on a fresh environment of `spec` (reset with `seed`) and reports every reply. */
 export async function tryActions(
+  bridges: BridgeResolver,
   spec: HarnessSpec,
   taskId: string,
   seed: number,
   actions: Action[],
 ): Promise<TryResult[]> {
-  const harness = await createHarness(parseSpec(spec), { bridges: configuredBridges() });
+  const harness = await createHarness(parseSpec(spec), { bridges });
   try {
     await harness.reset({ seed, taskId });
     const out: TryResult[] = [];
@@ -67,8 +68,13 @@ export async function tryActions(
   }
 }
 
-export async function initialState(spec: HarnessSpec, taskId: string, seed: number) {
-  const harness = await createHarness(parseSpec(spec), { bridges: configuredBridges() });
+export async function initialState(
+  bridges: BridgeResolver,
+  spec: HarnessSpec,
+  taskId: string,
+  seed: number,
+) {
+  const harness = await createHarness(parseSpec(spec), { bridges });
   try {
     await harness.reset({ seed, taskId });
     return harness.getEnvState();

@@ -160,7 +160,7 @@ async function validate(
   }
   const draft = draftOfRow(row);
   const seeds = validationSeeds(env, it);
-  const writeError = await preflight(draft.spec, env.taskId, seeds.slice(0, 1));
+  const writeError = await preflight(env.deps.bridges, draft.spec, env.taskId, seeds.slice(0, 1));
   if (writeError) return { writeError };
   env.say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
   try {

@@ -4,8 +4,7 @@
 // it happens, so the studio follows a rig live — and executeRig() run again after a crash rebuilds
 // its progress from those rows: finished work is read back, never repeated or recorded twice.
 import { pinTask } from '../../bridges/core/capabilities.ts';
-import type { Bridge } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
+import type { Bridge, BridgeResolver } from '../../bridges/core/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { createDesigner } from './designers/index.ts';
@@ -48,10 +47,10 @@ export function rigTaskId(bridge: Bridge, task: string, scene: number): string {
 
 type Target = Pick<RoundEnv, 'bridgeName' | 'taskId' | 'task' | 'baseSpec'>;
 
-async function resolveTarget(input: RigSettings): Promise<Target> {
+async function resolveTarget(bridges: BridgeResolver, input: RigSettings): Promise<Target> {
   const sep = input.task.indexOf(':');
   const bridgeName = input.task.slice(0, sep);
-  const bridge = await getBridge(bridgeName);
+  const bridge = await bridges.get(bridgeName);
   if (!bridge) throw new NotFoundError(`unknown bridge '${bridgeName}'`);
   const taskId = rigTaskId(bridge, input.task.slice(sep + 1), input.scene);
   const task = await bridge.getTask(taskId);
@@ -70,7 +69,7 @@ export async function createRig(
   o: { queue?: RigQueueKind } = {},
 ): Promise<{ rigId: string }> {
   const input = parseRigInput(raw);
-  const { bridgeName, taskId } = await resolveTarget(input);
+  const { bridgeName, taskId } = await resolveTarget(deps.bridges, input);
   const rig = await deps.db.rig.create({
     data: {
       bridge: bridgeName,
@@ -122,7 +121,7 @@ export async function executeRig(
     say(
       `rig ${rigId}: ${row.bridge}:${row.taskId} with ${input.policy} (${input.designer} designer)`,
     );
-    const target = await resolveTarget(input);
+    const target = await resolveTarget(deps.bridges, input);
     const progress = await loadProgress(db, rigId);
     designer = hooks.designer ?? (await createDesigner(input.designer));
     const env = { deps, rigId, input, ...target, designer, progress, say, signal: hooks.signal };

@@ -106,7 +106,7 @@ describe('studio restart mid-rig (embedded queues, PostgreSQL)', () => {
     expect(resumed.runs).toContain(at.runId);
     // As the studio does: poll rigs.byId until the rig is done.
     const view = await until('the resumed rig to finish', async () => {
-      const v = await getRig(db, rigId);
+      const v = await getRig(services.rigDeps(), rigId);
       return v.status === 'completed' || v.status === 'failed' ? v : undefined;
     });
     const resumeMs = Math.round(performance.now() - started);

@@ -1,6 +1,6 @@
 // What one round of a rig works with (round.ts, iteration.ts): its deps, settings, designer,
 // the progress an earlier execution recorded, and the stop signal of the rig's job.
-import type { TaskInfo } from '../../bridges/core/types.ts';
+import type { BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
 import type { Db } from '../db/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { Rollouts } from '../rollouts/service.ts';
@@ -9,10 +9,14 @@ import type { RigProgress } from './records.ts';
 import { type RigSettings, roundPolicyOptions } from './settings.ts';
 import type { Designer, RigConstraints } from './types.ts';
 
-/** What a rig needs: the database its rows go to and the rollout service that plays its runs. */
+/**
+ * What a rig needs: the database its rows go to, the rollout service that plays its runs, and the
+ * bridges its candidates are checked against.
+ */
 export interface RigDeps {
   db: Db;
   rollouts: Rollouts;
+  bridges: BridgeResolver;
 }
 
 /** Everything a round works with. */

@@ -2,7 +2,6 @@
 // iterations (iteration.ts). Each phase first looks for what an earlier execution of the rig
 // recorded — the baseline run it launched, the round's Diagnosis row — and reuses it.
 import type { Json } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
 import { initialState, tryActions } from './check.ts';
 import { runIterations } from './iteration.ts';
 import { lessonsOf } from './lessons.ts';
@@ -90,7 +89,7 @@ async function observe(env: RoundEnv): Promise<Batch> {
 
 async function designContext(env: RoundEnv, baseline: Batch): Promise<DesignContext> {
   const { baseSpec, taskId, input } = env;
-  const bridge = await getBridge(env.bridgeName);
+  const bridge = await env.deps.bridges.get(env.bridgeName);
   const stateSeed = input.seed;
   let stateCache: Json | undefined;
   return {
@@ -105,10 +104,10 @@ async function designContext(env: RoundEnv, baseline: Batch): Promise<DesignCont
     baseline,
     attempts: [],
     async initialState() {
-      stateCache ??= await initialState(baseSpec, taskId, stateSeed);
+      stateCache ??= await initialState(env.deps.bridges, baseSpec, taskId, stateSeed);
       return stateCache;
     },
-    tryActions: (actions) => tryActions(baseSpec, taskId, stateSeed, actions),
+    tryActions: (actions) => tryActions(env.deps.bridges, baseSpec, taskId, stateSeed, actions),
   };
 }
 

@@ -3,7 +3,7 @@
 // was. Launching is a job (jobs.ts: RigJobs.start, on the composed services).
 
 import { displayTaskId } from '../../bridges/core/capabilities.ts';
-import { configuredBridges } from '../bridges.ts';
+import type { BridgeResolver } from '../../bridges/core/types.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { parseSpec } from '../harness/index.ts';
@@ -62,7 +62,13 @@ export interface RigView {
   candidates: RigCandidateView[];
 }
 
-export async function getRig(db: Db, id: string): Promise<RigView> {
+/** What reading and reviewing rigs need: the database, and the bridges that say how a task reads. */
+export interface RigStore {
+  db: Db;
+  bridges: BridgeResolver;
+}
+
+export async function getRig({ db, bridges }: RigStore, id: string): Promise<RigView> {
   const rig = await db.rig.findUnique({
     where: { id },
     include: {
@@ -81,7 +87,7 @@ export async function getRig(db: Db, id: string): Promise<RigView> {
     id: rig.id,
     bridge: rig.bridge,
     taskId: rig.taskId,
-    displayTaskId: await shownTaskId(rig.bridge, rig.taskId),
+    displayTaskId: await shownTaskId(bridges, rig.bridge, rig.taskId),
     policy: rig.policy,
     designer: rig.designer,
     k: rig.k,
@@ -158,10 +164,12 @@ export async function listRigs(
 }
 
 /** A rig's task as people read it (the bridge's displayTaskId capability: without a pinned scene). */
-async function shownTaskId(bridgeName: string, taskId: string): Promise<string> {
-  const bridge = await configuredBridges()
-    .get(bridgeName)
-    .catch(() => undefined);
+async function shownTaskId(
+  bridges: BridgeResolver,
+  bridgeName: string,
+  taskId: string,
+): Promise<string> {
+  const bridge = await bridges.get(bridgeName).catch(() => undefined);
   return displayTaskId(bridge, taskId);
 }
 
@@ -183,7 +191,7 @@ export interface ReviewResult {
  * library takes its harness to "rejected" the same way the harness page's decision does.
  */
 export async function reviewCandidate(
-  db: Db,
+  { db, bridges }: RigStore,
   input: {
     candidateId: string;
     decision: 'approve' | 'reject';
@@ -241,7 +249,7 @@ export async function reviewCandidate(
         })
       : (
           await createHarnessWithVersion(db, {
-            name: `EnvRigger: ${await shownTaskId(c.rig.bridge, c.rig.taskId)} vs ${c.rig.policy}`,
+            name: `EnvRigger: ${await shownTaskId(bridges, c.rig.bridge, c.rig.taskId)} vs ${c.rig.policy}`,
             spec,
             versionName,
             note,
@@ -249,7 +257,7 @@ export async function reviewCandidate(
             createdBy: input.by,
             projectId: input.projectId ?? c.rig.projectId,
             // Filed under the benchmark task (the spec itself keeps the pinned scene).
-            taskId: await shownTaskId(c.rig.bridge, c.rig.taskId),
+            taskId: await shownTaskId(bridges, c.rig.bridge, c.rig.taskId),
           })
         ).version;
     versionId = version.id;

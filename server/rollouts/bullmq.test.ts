@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { defaultEngine } from './default-engine.ts';
@@ -84,7 +85,7 @@ async function until<T>(
 
 beforeAll(async () => {
   db = await createTestDb('postgres');
-  rollouts = testRollouts(db, defaultEngine, { redisUrl: REDIS_URL, queueName });
+  rollouts = testRollouts(db, defaultEngine(builtInBridges), { redisUrl: REDIS_URL, queueName });
 });
 
 afterAll(async () => {
@@ -160,11 +161,14 @@ describe('BullMQ workers (PostgreSQL + Redis)', () => {
     }
     // and the same results as running the seeds in-process (determinism across processes)
     for (const e of episodes.slice(0, 3)) {
-      const local = await runEpisode({
-        spec,
-        seed: e.seed,
-        policyId: 'scripted:household-explorer',
-      });
+      const local = await runEpisode(
+        {
+          spec,
+          seed: e.seed,
+          policyId: 'scripted:household-explorer',
+        },
+        builtInBridges,
+      );
       expect([local.outcome, local.steps]).toEqual([e.outcome, e.steps]);
     }
     b.child.kill('SIGTERM');

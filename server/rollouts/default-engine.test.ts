@@ -1,6 +1,7 @@
 // The production path: real harness engine, real scripted policy, episodes in IsolatedPool worker
 // threads. Hook failures end episodes as harness errors, never as failures, and the run completes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { defaultEngine } from './default-engine.ts';
@@ -12,7 +13,7 @@ let rollouts: Rollouts;
 
 beforeAll(async () => {
   db = await createTestDb('pglite');
-  rollouts = testRollouts(db, defaultEngine);
+  rollouts = testRollouts(db, defaultEngine(builtInBridges));
 });
 
 afterEach(async () => {

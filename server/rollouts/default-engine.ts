@@ -2,20 +2,21 @@
 // an IsolatedPool of worker threads (a hook past its deadline or a crash costs one worker and is
 // recorded as a harness error, never the process).
 import { fileURLToPath } from 'node:url';
-import { getBridge } from '../../bridges/index.ts';
-import { configuredBridges } from '../bridges.ts';
+import type { BridgeResolver } from '../../bridges/core/types.ts';
+import { firstBase } from '../../contracts/spec.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { createHarness, nodePaths } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
 import { getPolicy } from '../policies/index.ts';
 import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
-import { firstBase, runEpisode } from './episode.ts';
+import { runEpisode } from './episode.ts';
 import type { EpisodeResult } from './types.ts';
 
 const HANDLERS = fileURLToPath(new URL('./worker-handlers.ts', import.meta.url));
 
 export async function validateRun(
+  bridges: BridgeResolver,
   spec: HarnessSpec,
   policyId: string,
   taskIds: string[],
@@ -27,7 +28,7 @@ export async function validateRun(
       `policy '${policyId}' is played interactively (harness play), not in rollouts`,
     );
   }
-  const harness = await createHarness(spec, { bridges: configuredBridges() });
+  const harness = await createHarness(spec, { bridges });
   try {
     // A Stage set-up action the environment rejects is an error before any rollout (DESIGN), so
     // replay the set-ups once. Only for stacks without hook code: a hostile hook must run in a
@@ -41,7 +42,7 @@ export async function validateRun(
     await harness.close();
   }
   const base = firstBase(spec.env);
-  const bridge = await getBridge(base.bridge);
+  const bridge = await bridges.get(base.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
   for (const taskId of taskIds) {
     if (!(await bridge.getTask(taskId))) {
@@ -59,17 +60,24 @@ export function poolExecutor(size: number): EpisodeExecutor {
 }
 
 /** Episodes on the calling thread (no hook isolation beyond the sandbox's own limits). */
-export function inProcessExecutor(): EpisodeExecutor {
-  return { run: (input) => runEpisode(input), close: async () => {} };
+export function inProcessExecutor(bridges: BridgeResolver): EpisodeExecutor {
+  return { run: (input) => runEpisode(input, bridges), close: async () => {} };
 }
 
-export const defaultEngine: RolloutEngine = {
-  validate: validateRun,
+/** How the composition root builds an engine over its bridges. */
+export type EngineFactory = (bridges: BridgeResolver) => RolloutEngine;
+
+/**
+ * The production engine. Its worker threads resolve bridges from the same configuration
+ * (worker-handlers.ts builds their registry); validation here uses the given one.
+ */
+export const defaultEngine: EngineFactory = (bridges) => ({
+  validate: (spec, policyId, taskIds) => validateRun(bridges, spec, policyId, taskIds),
   executor: (concurrency) => poolExecutor(concurrency),
-};
+});
 
 /** Episodes on the calling thread: for scripted policies with the designer's own templates. */
-export const inProcessEngine: RolloutEngine = {
-  validate: validateRun,
-  executor: () => inProcessExecutor(),
-};
+export const inProcessEngine: EngineFactory = (bridges) => ({
+  validate: (spec, policyId, taskIds) => validateRun(bridges, spec, policyId, taskIds),
+  executor: () => inProcessExecutor(bridges),
+});

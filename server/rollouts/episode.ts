@@ -3,6 +3,7 @@
 // classified by origin (harness / policy / infra) and never scored.
 import type {
   Action,
+  BridgeResolver,
   Evaluation,
   Observation,
   ResetResult,
@@ -13,7 +14,9 @@ import type {
 } from '../../bridges/core/types.ts';
 import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
 import { kindOf } from '../errors.ts';
+import { createHarness } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
+import { getPolicy } from '../policies/index.ts';
 import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
 import { costAwareReward, MALFORMED_ACTION_NAME, resolveRewardParams } from './reward.ts';
 import {
@@ -314,13 +317,7 @@ export async function runEpisodeWith(
 }
 
 /** The episode runner over the real harness engine and policy registry. */
-export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
-  const [{ createHarness }, { getPolicy }, { configuredBridges }] = await Promise.all([
-    import('../harness/index.ts'),
-    import('../policies/index.ts'),
-    import('../bridges.ts'),
-  ]);
-  const bridges = configuredBridges();
+export function runEpisode(input: EpisodeInput, bridges: BridgeResolver): Promise<EpisodeResult> {
   return runEpisodeWith(
     { createHarness: (spec) => createHarness(spec, { bridges }), getPolicy },
     input,

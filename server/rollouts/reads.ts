@@ -15,7 +15,12 @@ import {
   type RunParams,
   RunParamsSchema,
 } from '../../contracts/runs.ts';
-import { ActionSchema, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
+import {
+  ActionSchema,
+  firstBase,
+  type HarnessSpec,
+  HarnessSpecSchema,
+} from '../../contracts/spec.ts';
 import { LayerChangesSchema, StepInfoSchema, type StepRecord } from '../../contracts/steps.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
@@ -29,7 +34,6 @@ import {
   type stepSelect,
 } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
-import { firstBase } from './episode.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 
 type RunRow = Prisma.RunGetPayload<{ select: typeof runListSelect }>;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { type DbHandle, openDb } from '../db/index.ts';
 import { defaultEngine } from './default-engine.ts';
 import type { Rollouts } from './service.ts';
@@ -63,7 +64,7 @@ describe('embedded resume after a killed process', () => {
     await new Promise((r) => child.once('exit', r));
 
     handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
-    rollouts = testRollouts(handle, defaultEngine);
+    rollouts = testRollouts(handle, defaultEngine(builtInBridges));
     const runs = await handle.db.run.findMany();
     expect(runs).toHaveLength(1);
     const runId = runs[0]!.id;

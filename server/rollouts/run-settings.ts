@@ -7,11 +7,10 @@ import {
   type RunParams,
   RunParamsSchema,
 } from '../../contracts/runs.ts';
-import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
+import { firstBase, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import type { PolicyOptionsResolver } from './engine.ts';
-import { firstBase } from './episode.ts';
 import type { ClaimedEpisode } from './recorder.ts';
 import type { EpisodeInput } from './types.ts';
 

@@ -10,13 +10,13 @@ import {
   PolicyOptionsSchema,
   RewardParamsSchema,
 } from '../../contracts/runs.ts';
+import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError, parseInput } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema } from '../harness/spec.ts';
 import { EpisodeQueue } from './bullmq.ts';
 import { PASS_THROUGH_OPTIONS, type PolicyOptionsResolver, type RolloutEngine } from './engine.ts';
-import { firstBase } from './episode.ts';
 import type { RunEventRecord, RunEvents } from './events.ts';
 import { LocalQueue } from './local-queue.ts';
 import * as reads from './reads.ts';

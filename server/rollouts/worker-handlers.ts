@@ -1,9 +1,15 @@
 // Handlers run inside IsolatedPool worker threads: one episode per job (environment, harness stack
 // and hooks together in the thread); the whole result, trajectory included, goes back in one message
-// so the host writes it in one batch.
+// so the host writes it in one batch. This module is the thread's composition root: its bridges come
+// from the same configuration as the process's (REMOTE_ENVS).
+import { bridgesFromConfig } from '../bridges.ts';
+import { config } from '../config.ts';
 import { runEpisode } from './episode.ts';
 import type { EpisodeInput, EpisodeResult } from './types.ts';
 
+const bridges = bridgesFromConfig(config());
+
 export const handlers = {
-  runEpisode: (input: unknown): Promise<EpisodeResult> => runEpisode(input as EpisodeInput),
+  runEpisode: (input: unknown): Promise<EpisodeResult> =>
+    runEpisode(input as EpisodeInput, bridges),
 };

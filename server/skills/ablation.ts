@@ -2,8 +2,7 @@
 // part switched off, per task type, on held-out tasks. Experience is a skill bank extracted (same
 // pipeline as the comparison's source (b)) from the bare policy's episodes on training envs.
 import { z } from 'zod';
-import type { TaskInfo } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
+import type { BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { runEpisode } from '../rollouts/episode.ts';
 import type { EpisodeResult } from '../rollouts/types.ts';
@@ -36,11 +35,15 @@ export interface AblationRow {
   perType: Record<string, { n: number; successes: number; rate: number; meanSteps: number }>;
 }
 
-export async function runAblation(raw: AblationInput, say: (t: string) => void = () => {}) {
+export async function runAblation(
+  bridges: BridgeResolver,
+  raw: AblationInput,
+  say: (t: string) => void = () => {},
+) {
   const input = AblationInputSchema.parse(raw);
   if (input.policy.startsWith('bpe('))
     throw new InvalidInputError('give the bare policy; the variants wrap it');
-  const bridge = await getBridge(input.bridge);
+  const bridge = await bridges.get(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
   const spec = (task: string) => ({
     version: 1 as const,
@@ -56,7 +59,7 @@ export async function runAblation(raw: AblationInput, say: (t: string) => void =
   say(`experience: ${train.length} training episodes of ${input.policy}`);
   const digests = [];
   for (const t of train) {
-    const r = await runEpisode({ ...common, spec: spec(t.id), policyId: input.policy });
+    const r = await runEpisode({ ...common, spec: spec(t.id), policyId: input.policy }, bridges);
     digests.push(
       digestEpisode({
         id: `train:${t.id}:${input.seed}`,
@@ -90,14 +93,17 @@ export async function runAblation(raw: AblationInput, say: (t: string) => void =
     say(`${variant}: ${evalTasks.length} held-out tasks`);
     const results: { task: TaskInfo; r: EpisodeResult }[] = [];
     for (const t of evalTasks) {
-      const r = await runEpisode({
-        ...common,
-        spec: spec(t.id),
-        policyId,
-        ...(policyId.startsWith('bpe(')
-          ? { policyOptions: { experience: bank.skills as never } }
-          : {}),
-      });
+      const r = await runEpisode(
+        {
+          ...common,
+          spec: spec(t.id),
+          policyId,
+          ...(policyId.startsWith('bpe(')
+            ? { policyOptions: { experience: bank.skills as never } }
+            : {}),
+        },
+        bridges,
+      );
       results.push({ task: t, r });
     }
     const scored = results.filter((x) => x.r.outcome !== 'error');

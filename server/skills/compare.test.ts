@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { RunEvents } from '../rollouts/events.ts';
 import { compareSkillSources, sampleTasks } from './compare.ts';
@@ -12,7 +13,10 @@ describe('skill-source comparison', () => {
   afterAll(async () => {
     await handle.close();
   });
-  const deps = () => ({ store: { db: handle.db, events: new RunEvents(handle.db) } });
+  const deps = () => ({
+    bridges: builtInBridges,
+    store: { db: handle.db, events: new RunEvents(handle.db) },
+  });
 
   it('wraps the training envs in Stages pinned to the seed scene when the band accepts them', async () => {
     const r = await compareSkillSources(deps(), {

@@ -4,8 +4,7 @@
 // policy plays each held-out original task once. Episodes run in-process (deterministic, fast);
 // the result and the banks are persisted, the training episodes as runs (skills cite their ids).
 
-import type { TaskInfo } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
+import type { BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -55,6 +54,8 @@ export type RigRunner = (input: {
 }) => Promise<{ accepted: HarnessSpec | null; diagnosis: { label: string; direction: string } }>;
 
 export interface CompareDeps {
+  /** The bridges the comparison plays. */
+  bridges: BridgeResolver;
   /** Where a persisted comparison, its banks and its training runs are written. */
   store?: { db: Db; events: RunEvents };
   runRig?: RigRunner;
@@ -65,8 +66,8 @@ function baseSpec(bridge: string, task: string): HarnessSpec {
   return { version: 1, env: { type: 'base', bridge, task } };
 }
 
-async function play(input: EpisodeInput): Promise<EpisodeResult> {
-  return runEpisode(input);
+function play(bridges: BridgeResolver, input: EpisodeInput): Promise<EpisodeResult> {
+  return runEpisode(input, bridges);
 }
 
 function digest(
@@ -152,7 +153,7 @@ export async function compareSkillSources(
     throw new InvalidInputError('a persisted comparison needs a database');
   const say = deps.onProgress ?? (() => {});
   const started = performance.now();
-  const bridge = await getBridge(input.bridge);
+  const bridge = await deps.bridges.get(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
   getPolicy(input.policy);
   const train = sampleTasks(
@@ -174,7 +175,7 @@ export async function compareSkillSources(
   say(`(b) ${train.length} original training envs`);
   const original: EpisodeResult[] = [];
   for (const t of train)
-    original.push(await play({ ...common, spec: baseSpec(input.bridge, t.id) }));
+    original.push(await play(deps.bridges, { ...common, spec: baseSpec(input.bridge, t.id) }));
 
   // (c) the same envs wrapped by EnvHarness, same policy and seeds.
   say(`(c) ${train.length} EnvHarness training envs (${input.envharness})`);
@@ -185,7 +186,7 @@ export async function compareSkillSources(
     envharness.push(made);
     // Without an accepted harness the env stays original: (c) then shares (b)'s episode for it.
     const r = made.spec
-      ? await play({ ...common, spec: made.spec })
+      ? await play(deps.bridges, { ...common, spec: made.spec })
       : (original[i] as EpisodeResult);
     wrapped.push({ task: t, r });
   }
@@ -228,7 +229,7 @@ export async function compareSkillSources(
     say(
       `evaluating '${source}' skills (${banks[source].skills.length}) on ${evalTasks.length} held-out tasks`,
     );
-    const results = await evaluate(input, banks[source], evalTasks);
+    const results = await evaluate(deps.bridges, input, banks[source], evalTasks);
     const bankId =
       store && source !== 'none'
         ? await saveSourceBank(store.db, input, source, banks[source])
@@ -286,7 +287,7 @@ async function envharnessFor(
     }
   }
   if (!spec && via !== 'rigger') {
-    const picked = await validatedTemplate(input, t, baselineSuccess);
+    const picked = await validatedTemplate(deps.bridges, input, t, baselineSuccess);
     spec = picked.spec;
     direction = picked.direction ?? direction;
     rationale = `${rationale ? `${rationale}; ` : ''}${picked.rationale}`;
@@ -300,16 +301,23 @@ async function envharnessFor(
  * teaches nothing, a 100% one shows nothing new (PAPERS.md §1 EnvRigger).
  */
 async function validatedTemplate(
+  bridges: BridgeResolver,
   input: Input,
   t: TaskInfo,
   baselineSuccess: boolean,
 ): Promise<{ spec: HarnessSpec | null; direction?: string; rationale: string }> {
   const common = { policyId: input.policy, maxSteps: input.maxSteps };
   const tried: string[] = [];
-  for (const c of await templateCandidates(input.bridge, t.id, input.seed, baselineSuccess)) {
+  for (const c of await templateCandidates(
+    bridges,
+    input.bridge,
+    t.id,
+    input.seed,
+    baselineSuccess,
+  )) {
     let wins = 0;
     for (let k = 1; k <= input.validateK; k += 1) {
-      const v = await play({ ...common, seed: input.seed + k, spec: c.spec });
+      const v = await play(bridges, { ...common, seed: input.seed + k, spec: c.spec });
       if (v.outcome === 'success') wins += 1;
     }
     const rate = wins / input.validateK;
@@ -377,13 +385,14 @@ async function recordTraining(
 
 /** The skilled policy on every held-out task once; the bank counts which skills it recalled. */
 async function evaluate(
+  bridges: BridgeResolver,
   input: Input,
   bank: SkillBankState,
   evalTasks: TaskInfo[],
 ): Promise<{ task: TaskInfo; r: EpisodeResult }[]> {
   const results: { task: TaskInfo; r: EpisodeResult }[] = [];
   for (const t of evalTasks) {
-    const r = await play({
+    const r = await play(bridges, {
       policyId: input.policy,
       seed: input.seed,
       maxSteps: input.maxSteps,

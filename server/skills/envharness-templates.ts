@@ -5,11 +5,10 @@
 // whose success rate falls in the target band (`validateCandidate`). Harder: a Stage hides every
 // target object in a closed receptacle. Scaffold: a Stage pre-completes the plan up to placing.
 import { pinTask } from '../../bridges/core/capabilities.ts';
-import type { Action } from '../../bridges/core/types.ts';
+import type { Action, BridgeResolver } from '../../bridges/core/types.ts';
 import { canHold } from '../../bridges/household/data.ts';
 import { oraclePlan } from '../../bridges/household/oracle.ts';
 import type { HouseholdStateView } from '../../bridges/household/state.ts';
-import { getBridge } from '../../bridges/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 
 const act = (command: string): Action => ({ name: 'act', args: { command } });
@@ -61,6 +60,7 @@ function scaffoldPlan(view: HouseholdStateView): string[] {
 
 /** Candidate EnvHarness envs for `task` (household) on the scene of `seed`, the baseline's direction first. */
 export async function templateCandidates(
+  bridges: BridgeResolver,
   bridgeName: string,
   taskId: string,
   seed: number,
@@ -70,7 +70,7 @@ export async function templateCandidates(
   const second = baselineSuccess ? 'scaffold' : 'harder';
   const out: TemplateCandidate[] = [];
   for (const direction of [first, second] as const) {
-    const c = await templateCandidate(bridgeName, taskId, seed, direction);
+    const c = await templateCandidate(bridges, bridgeName, taskId, seed, direction);
     if (c) out.push(c);
   }
   return out;
@@ -78,13 +78,14 @@ export async function templateCandidates(
 
 /** One candidate of the given direction; undefined when the template does not apply. */
 export async function templateCandidate(
+  bridges: BridgeResolver,
   bridgeName: string,
   taskId: string,
   seed: number,
   direction: 'harder' | 'scaffold',
 ): Promise<TemplateCandidate | undefined> {
   if (bridgeName !== 'household') return undefined;
-  const bridge = await getBridge(bridgeName);
+  const bridge = await bridges.get(bridgeName);
   if (!bridge) return undefined;
   const pinned = pinTask(bridge, taskId, seed);
   const env = await bridge.create();

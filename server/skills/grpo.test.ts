@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { bpePolicy, parseBpeId } from '../policies/bpe/index.ts';
 import type { Policy, PolicyDecision } from '../policies/types.ts';
@@ -96,7 +97,9 @@ describe('GRPO export of a recorded run', () => {
       seed: 0,
     });
     await rollouts.waitForRun(runId);
-    const samples = await grpoSamples(handle.db, runId, { groupSize: 4 });
+    const samples = await grpoSamples({ db: handle.db, bridges: builtInBridges }, runId, {
+      groupSize: 4,
+    });
     expect(samples).toHaveLength(10);
     expect([...new Set(samples.map((s) => s.group))]).toEqual([
       'reach-3#0',
@@ -113,7 +116,10 @@ describe('GRPO export of a recorded run', () => {
     expect(samples[0]?.terms.rSucc).toBe(10);
     expect(samples[0]?.actions).toEqual(['inc {}', 'inc {}', 'inc {}']);
     // Parameters are editable per export: a larger efficiency weight changes rewards, not the sum.
-    const edited = await grpoSamples(handle.db, runId, { groupSize: 4, reward: { lambdaEff: 5 } });
+    const edited = await grpoSamples({ db: handle.db, bridges: builtInBridges }, runId, {
+      groupSize: 4,
+      reward: { lambdaEff: 5 },
+    });
     expect(edited[0]?.reward).toBeCloseTo(
       (samples[0]?.reward ?? 0) + 4 * (samples[0]?.terms.rEff ?? 0),
       9,

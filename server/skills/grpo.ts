@@ -5,13 +5,12 @@
 // std = 0. Errors are never scored, so they are left out.
 
 import { z } from 'zod';
-import type { Json } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
+import type { BridgeResolver, Json } from '../../bridges/core/types.ts';
 import { firstIssue } from '../../contracts/issues.ts';
+import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError } from '../errors.ts';
 import type { StepRecord } from '../harness/types.ts';
-import { firstBase } from '../rollouts/episode.ts';
 import { exportRun, getRunSummary } from '../rollouts/reads.ts';
 import { costAwareReward, resolveRewardParams } from '../rollouts/reward.ts';
 import type { CostAwareReward, RewardParams } from '../rollouts/types.ts';
@@ -116,13 +115,13 @@ function promptOf(goal: string, bridge: string): string {
 
 /** The run as GRPO samples (one per scored episode), grouped and normalised. */
 export async function grpoSamples(
-  db: Db,
+  { db, bridges }: { db: Db; bridges: BridgeResolver },
   runId: string,
   o: { groupSize?: number; reward?: Partial<RewardParams> } = {},
 ): Promise<GrpoSample[]> {
   const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
-  const bridge = await getBridge(base.bridge);
+  const bridge = await bridges.get(base.bridge);
   // The run's reward parameters (its policy options and loop limit are columns of their own).
   const params = resolveRewardParams({ ...run.rewardParams, ...(o.reward ?? {}) });
   const textTool = bridge?.textTool;
@@ -160,7 +159,7 @@ export function grpoLine(sample: GrpoSample): string {
 
 /** JSONL lines for `harness export --format grpo` (flags as typed on the command line). */
 export async function* grpoLines(
-  db: Db,
+  store: { db: Db; bridges: BridgeResolver },
   runId: string,
   flags: { groupSize?: string | undefined; reward?: string | undefined },
 ): AsyncGenerator<string> {
@@ -169,7 +168,7 @@ export async function* grpoLines(
     throw new InvalidInputError(
       `--group-size must be a positive integer, got '${flags.groupSize}'`,
     );
-  const samples = await grpoSamples(db, runId, {
+  const samples = await grpoSamples(store, runId, {
     groupSize: n,
     reward: parseRewardOverrides(flags.reward),
   });

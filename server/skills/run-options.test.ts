@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { NotFoundError } from '../errors.ts';
@@ -74,7 +75,11 @@ describe('runs with a skill bank', () => {
     await services.rollouts.waitForRun(runId);
     const run = await services.rollouts.getRunSummary(runId);
     expect(run.policyOptions).toMatchObject({ skillBankId: bankId });
-    const settings = await loadRunSettings(handle.db, skillBankOptions(handle.db), runId);
+    const settings = await loadRunSettings(
+      handle.db,
+      skillBankOptions(handle.db, builtInBridges),
+      runId,
+    );
     const input = episodeInput(settings, { taskId: 'train-0001', seed: 0 });
     const experience = (input.policyOptions?.experience ?? []) as Skill[];
     expect(experience.map((s) => s.title).sort()).toEqual(SKILLS.map((s) => s.title).sort());
@@ -94,7 +99,11 @@ describe('runs with a skill bank', () => {
       policyOptions: { skillBankId: bankId },
     });
     await services.rollouts.waitForRun(runId);
-    const settings = await loadRunSettings(handle.db, skillBankOptions(handle.db), runId);
+    const settings = await loadRunSettings(
+      handle.db,
+      skillBankOptions(handle.db, builtInBridges),
+      runId,
+    );
     for (const taskId of ['train-0001', 'train-0002']) {
       const input = episodeInput(settings, { taskId, seed: 0 });
       expect(input.policyOptions?.skillBankId).toBe(bankId);

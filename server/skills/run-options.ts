@@ -3,8 +3,7 @@
 // loads the bank once per run and hands the skills to the policy the same way the comparison does —
 // a bpe(...) policy gets the whole bank as its experience store, any other policy the top-k skills
 // retrieved for each task's goal (tags, search priors, skill text).
-import type { Json } from '../../bridges/core/types.ts';
-import { getBridge } from '../../bridges/index.ts';
+import type { BridgeResolver, Json } from '../../bridges/core/types.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { parseBpeId } from '../policies/bpe/index.ts';
@@ -38,6 +37,7 @@ export async function assertSkillBank(
 /** Expands `policyOptions.skillBankId` into the skills the policy reads; other options pass through. */
 export async function resolveRunPolicyOptions(
   db: Db,
+  bridges: BridgeResolver,
   run: {
     policy: string;
     bridge: string;
@@ -53,7 +53,7 @@ export async function resolveRunPolicyOptions(
       shared: { ...run.policyOptions, experience: skills as unknown as Json },
     };
   }
-  const bridge = await getBridge(run.bridge);
+  const bridge = await bridges.get(run.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${run.bridge}'`);
   const perTask: Record<string, Record<string, Json>> = {};
   for (const taskId of run.taskIds) {
@@ -65,9 +65,9 @@ export async function resolveRunPolicyOptions(
 }
 
 /** Skill banks behind the rollout service's policy-options port. */
-export function skillBankOptions(db: Db): PolicyOptionsResolver {
+export function skillBankOptions(db: Db, bridges: BridgeResolver): PolicyOptionsResolver {
   return {
     check: (options) => assertSkillBank(db, options),
-    resolve: (run) => resolveRunPolicyOptions(db, run),
+    resolve: (run) => resolveRunPolicyOptions(db, bridges, run),
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { testServices } from '../testing/services.ts';
@@ -27,7 +28,7 @@ describe('skill banks from recorded runs', () => {
   });
 
   it('extracts a bank whose skills cite the run’s episodes', async () => {
-    const r = await extractBankFromRun(handle.db, { runId });
+    const r = await extractBankFromRun({ db: handle.db, bridges: builtInBridges }, { runId });
     const bank = await getBank(handle.db, r.bankId);
     expect(bank.skills.length).toBe(r.skills);
     expect(bank.skills.length).toBeGreaterThan(0);
@@ -58,7 +59,10 @@ describe('skill banks from recorded runs', () => {
       bank: seed,
     });
     const before = await getBank(handle.db, bankId);
-    const r = await consolidateBankFromRun(handle.db, { bankId, runId });
+    const r = await consolidateBankFromRun(
+      { db: handle.db, bridges: builtInBridges },
+      { bankId, runId },
+    );
     expect(r.applied).toBeGreaterThan(0);
     const after = await getBank(handle.db, bankId);
     expect(after.skills.length).toBe(before.skills.length + r.applied);

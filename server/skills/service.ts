@@ -1,9 +1,9 @@
 // Skill-bank services the CLI and the API share: build a bank from a recorded run (extraction +
 // consolidation of the episodes' queued notes), read banks and comparisons.
-import { getBridge } from '../../bridges/index.ts';
+import type { BridgeResolver } from '../../bridges/core/types.ts';
+import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
-import { firstBase } from '../rollouts/episode.ts';
 import { exportRun, getRunSummary } from '../rollouts/reads.ts';
 import { proposeEdits, SkillBankState } from './bank.ts';
 import { digestEpisode, recalledIds } from './digest.ts';
@@ -14,13 +14,19 @@ import type { EpisodeDigest } from './types.ts';
 
 export { getBank, getComparison, listBanks, listComparisons } from './store.ts';
 
+/** What building a bank from a run needs: the database, and the bridges its episodes played. */
+export interface SkillStore {
+  db: Db;
+  bridges: BridgeResolver;
+}
+
 async function digestsOfRun(
-  db: Db,
+  { db, bridges }: SkillStore,
   runId: string,
 ): Promise<{ digests: EpisodeDigest[]; uses: string[] }> {
   const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
-  const bridge = await getBridge(base.bridge);
+  const bridge = await bridges.get(base.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${base.bridge}'`);
   const digests: EpisodeDigest[] = [];
   const uses: string[] = [];
@@ -51,7 +57,7 @@ async function digestsOfRun(
  * edits, and the bank rejects what breaks its rules.
  */
 export async function consolidateBankFromRun(
-  db: Db,
+  store: SkillStore,
   o: {
     bankId: string;
     runId: string;
@@ -59,9 +65,10 @@ export async function consolidateBankFromRun(
     llm?: LlmSettings;
   },
 ): Promise<{ applied: number; rejected: { reason: string }[]; skills: number }> {
+  const { db } = store;
   const stored = await getBank(db, o.bankId);
   const bank = new SkillBankState(stored.skills);
-  const { digests, uses } = await digestsOfRun(db, o.runId);
+  const { digests, uses } = await digestsOfRun(store, o.runId);
   const notes = digests.flatMap((d) => d.notes);
   const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
   let edits: unknown[] = proposeEdits(bank, drafts, o.extractor === 'llm' ? [] : notes);
@@ -80,7 +87,7 @@ export async function consolidateBankFromRun(
 }
 
 export async function extractBankFromRun(
-  db: Db,
+  store: SkillStore,
   o: {
     runId: string;
     extractor?: ExtractorName;
@@ -88,9 +95,10 @@ export async function extractBankFromRun(
     llm?: LlmSettings;
   },
 ): Promise<{ bankId: string; skills: number; edits: number; rejected: number }> {
+  const { db } = store;
   const run = await getRunSummary(db, o.runId);
   const base = firstBase(run.spec.env);
-  const { digests } = await digestsOfRun(db, o.runId);
+  const { digests } = await digestsOfRun(store, o.runId);
   const bank = new SkillBankState();
   const drafts = await extractSkills(o.extractor ?? 'heuristic', digests, o.llm);
   const result = bank.apply(

@@ -17,7 +17,7 @@ export const rigsRouter = router({
   byId: viewerProcedure
     .use(owns('rig', 'id'))
     .input(z.object({ id: z.string() }))
-    .query(({ input, ctx }) => getRig(ctx.db, input.id)),
+    .query(({ input, ctx }) => getRig(ctx.services.rigDeps(), input.id)),
   launch: researcherProcedure
     // The project is the caller's active one, never the client's word. A rig is a job: the answer
     // is its id once recorded; the rig runs in the studio's rig queue or on a BullMQ worker.
@@ -41,7 +41,7 @@ export const rigsRouter = router({
     // Approving saves the candidate to the task's harness library (a Harness and an immutable
     // HarnessVersion, linked from the candidate); a rejection must give its reason.
     .mutation(({ input, ctx }) =>
-      reviewCandidate(ctx.db, {
+      reviewCandidate(ctx.services.rigDeps(), {
         ...input,
         by: ctx.actor,
         ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),

@@ -1,5 +1,3 @@
-import '../../bridges.ts';
-import { listBridges } from '../../../bridges/index.ts';
 import { type Command, flag, json } from '../command.ts';
 
 export const command: Command = {
@@ -7,9 +5,9 @@ export const command: Command = {
   summary: 'List the benchmark bridges: name, description, task count, splits and tools.',
   usage: 'harness bridges [--json]',
   options: { json: { type: 'boolean' } },
-  async run({ values, io }) {
+  async run({ values, io, bridges }) {
     const rows = await Promise.all(
-      (await listBridges()).map(async (b) => ({
+      (await bridges().list()).map(async (b) => ({
         name: b.name,
         description: b.description,
         tasks: (await b.listTasks()).length,

@@ -21,8 +21,8 @@ export const command: Command = {
     json: { type: 'boolean' },
   },
   positionals: { min: 1, max: 1, names: '<bridge>' },
-  async run({ values, positionals, io }) {
-    const bridge = await requireBridge(positionals[0]!);
+  async run({ values, positionals, io, bridges }) {
+    const bridge = await requireBridge(bridges(), positionals[0]!);
     const seeds = seedsOption(stringOption(values, 'seeds'));
     const results = await runContractSuite(bridge, {
       tasks: intOption(values, 'tasks', 2),

@@ -24,12 +24,13 @@ export const command: Command = {
     const outPath = stringOption(values, 'out');
     const file = outPath ? createWriteStream(outPath) : undefined;
     try {
-      const { db } = await services();
+      const services_ = await services();
+      const { db } = services_;
       let n = 0;
       // GRPO groups live in server/skills/grpo.ts (EvoHarness); this command only writes lines.
       const lines =
         format === 'grpo'
-          ? grpoLines(db, runId, {
+          ? grpoLines(services_, runId, {
               groupSize: stringOption(values, 'group-size'),
               reward: stringOption(values, 'reward'),
             })

@@ -43,10 +43,10 @@ export const command: Command = {
     'harness play --spec FILE|bridge:task [--seed N] [--in-process]\n' +
     '  Type plain text for the text tool or a JSON action; :help lists the extra commands.',
   options: { spec: { type: 'string' }, seed: { type: 'string' }, ...isolationOptions },
-  async run({ values, io }) {
+  async run({ values, io, bridges }) {
     const spec = loadSpec(stringOption(values, 'spec'));
     const seed = intOption(values, 'seed', 0);
-    const client = episodeClient(values);
+    const client = episodeClient(values, bridges());
     const rl = createInterface({ input: io.input, terminal: false });
     // Take the iterator now: lines read while the episode starts up would otherwise be dropped.
     const lines = rl[Symbol.asyncIterator]();

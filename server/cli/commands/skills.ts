@@ -104,7 +104,7 @@ function bandOf(values: OptionValues): [number, number] | undefined {
   return [band[0] ?? 0, band[1] ?? 1];
 }
 
-const compare: Sub = async ({ values, io, services }, { asJson, extractor }) => {
+const compare: Sub = async ({ values, io, services, bridges }, { asJson, extractor }) => {
   const bridge = stringOption(values, 'bridge');
   const policy = stringOption(values, 'policy');
   if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
@@ -118,7 +118,7 @@ const compare: Sub = async ({ values, io, services }, { asJson, extractor }) => 
   const deps =
     persist || envharness === 'rigger'
       ? (await services()).skillDeps({ onProgress })
-      : { onProgress };
+      : { onProgress, bridges: bridges() };
   const r = await compareSkillSources(deps, {
     validateK: intOption(values, 'validate-k', 4),
     ...(band ? { band } : {}),
@@ -144,11 +144,12 @@ const compare: Sub = async ({ values, io, services }, { asJson, extractor }) => 
   return 0;
 };
 
-const ablate: Sub = async ({ values, io }, { asJson }) => {
+const ablate: Sub = async ({ values, io, bridges }, { asJson }) => {
   const bridge = stringOption(values, 'bridge');
   const policy = stringOption(values, 'policy');
   if (!bridge || !policy) throw new UsageError('--bridge and --policy are required');
   const r = await runAblation(
+    bridges(),
     {
       bridge,
       policy,
@@ -185,8 +186,11 @@ const extract: Sub = async ({ values, io, services }, { asJson, extractor }) => 
   const runId = stringOption(values, 'run');
   if (!runId) throw new UsageError('--run is required');
   const name = stringOption(values, 'name');
-  const { db } = await services();
-  const r = await extractBankFromRun(db, { runId, extractor, ...(name ? { name } : {}) });
+  const r = await extractBankFromRun(await services(), {
+    runId,
+    extractor,
+    ...(name ? { name } : {}),
+  });
   io.out(
     asJson
       ? json(r)
@@ -199,8 +203,7 @@ const consolidate: Sub = async ({ values, io, services }, { asJson, extractor })
   const runId = stringOption(values, 'run');
   const bankId = stringOption(values, 'bank');
   if (!runId || !bankId) throw new UsageError('--bank and --run are required');
-  const { db } = await services();
-  const r = await consolidateBankFromRun(db, { bankId, runId, extractor });
+  const r = await consolidateBankFromRun(await services(), { bankId, runId, extractor });
   if (asJson) io.out(json(r));
   else {
     io.out(

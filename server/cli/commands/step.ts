@@ -21,11 +21,11 @@ export const command: Command = {
     json: { type: 'boolean' },
     ...isolationOptions,
   },
-  async run({ values, io }) {
+  async run({ values, io, bridges }) {
     const spec = loadSpec(stringOption(values, 'spec'));
     const seed = intOption(values, 'seed', 0);
     const lines = readActionsFile(stringOption(values, 'actions'), () => readFileSync(0, 'utf8'));
-    const result = await runStepEpisode(episodeClient(values), {
+    const result = await runStepEpisode(episodeClient(values, bridges()), {
       spec,
       seed,
       lines,

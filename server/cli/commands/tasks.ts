@@ -7,8 +7,8 @@ export const command: Command = {
   usage: 'harness tasks <bridge> [--split S] [--type T] [--json]',
   options: { split: { type: 'string' }, type: { type: 'string' }, json: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: '<bridge>' },
-  async run({ values, positionals, io }) {
-    const bridge = await requireBridge(positionals[0]!);
+  async run({ values, positionals, io, bridges }) {
+    const bridge = await requireBridge(bridges(), positionals[0]!);
     const split = stringOption(values, 'split');
     const type = stringOption(values, 'type');
     if (split !== undefined && !bridge.splits.includes(split)) {

@@ -36,17 +36,19 @@ export const command: Command = {
       throw new UsageError('--concurrency 0 and --rigs 0 leave the worker nothing to do');
     }
     // The rigs this worker drives launch their runs on the same episode queue.
-    const { db, events, rigs } = await services(queueName ? { queueName } : {});
+    const { db, events, rigs, bridges } = await services(queueName ? { queueName } : {});
     const worker =
       concurrency > 0
         ? startEpisodeWorker({
             db,
             events,
-            policyOptions: skillBankOptions(db),
+            policyOptions: skillBankOptions(db, bridges),
             redisUrl,
             ...(queueName ? { queueName } : {}),
             concurrency,
-            executor: flag(values, 'inline') ? inProcessExecutor() : poolExecutor(concurrency),
+            executor: flag(values, 'inline')
+              ? inProcessExecutor(bridges)
+              : poolExecutor(concurrency),
             lockDurationMs: lockMs,
             stalledIntervalMs: stalledMs,
           })

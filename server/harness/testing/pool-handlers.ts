@@ -1,7 +1,7 @@
 // Handlers for IsolatedPool tests: run one harnessed episode (fake bridges or the registry) from a
 // spec, a seed and a scripted action list, inside a worker thread.
 import type { Action, Evaluation } from '../../../bridges/core/types.ts';
-import { registryBridges } from '../../../bridges/index.ts';
+import { builtInBridges } from '../../../bridges/index.ts';
 import { createHarness } from '../harness.ts';
 import type { HarnessSpec } from '../spec.ts';
 import { fakeBridges } from './fake-bridges.ts';
@@ -23,7 +23,7 @@ export const handlers = {
   async episode(input: unknown): Promise<EpisodeOutput> {
     const { spec, seed, actions, fake } = input as EpisodeInput;
     const harness = await createHarness(spec, {
-      bridges: fake ? fakeBridges().bridges : registryBridges,
+      bridges: fake ? fakeBridges().bridges : builtInBridges,
     });
     try {
       const first = await harness.reset({ seed });

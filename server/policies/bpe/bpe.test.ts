@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../../bridges/index.ts';
 import { runEpisode, runEpisodeWith } from '../../rollouts/episode.ts';
 import { MALFORMED_ACTION_NAME } from '../../rollouts/reward.ts';
 import { counterDeps, counterSpec, inc } from '../../rollouts/testing.ts';
@@ -201,12 +202,15 @@ describe('bpe around a scripted household policy', () => {
         'Search order for pan: countertop > stoveburner > cabinet',
       ),
     ];
-    const r = await runEpisode({
-      spec,
-      seed: 0,
-      policyId: 'bpe(scripted:household-no-open)',
-      policyOptions: { experience },
-    });
+    const r = await runEpisode(
+      {
+        spec,
+        seed: 0,
+        policyId: 'bpe(scripted:household-no-open)',
+        policyOptions: { experience },
+      },
+      builtInBridges,
+    );
     expect(r.trajectory[0]?.action.name).toBe('recall');
     const first = r.trajectory[0]?.meta as { bpe: { retrieved: string[] } };
     expect(first.bpe.retrieved).toEqual(expect.arrayContaining(['s1', 's2']));
@@ -233,14 +237,20 @@ describe('bpe around a scripted household policy', () => {
     const experience = [
       skill('s2', 'prior', 'Where pans are found', 'Search order for pan: countertop'),
     ];
-    const r = await runEpisode({
-      spec,
-      seed: 0,
-      policyId: 'bpe(scripted:household-explorer,-experience,-progress)',
-      policyOptions: { experience },
-    });
+    const r = await runEpisode(
+      {
+        spec,
+        seed: 0,
+        policyId: 'bpe(scripted:household-explorer,-experience,-progress)',
+        policyOptions: { experience },
+      },
+      builtInBridges,
+    );
     expect(r.trajectory.every((s) => s.executedAction !== null)).toBe(true);
-    const bare = await runEpisode({ spec, seed: 0, policyId: 'scripted:household-explorer' });
+    const bare = await runEpisode(
+      { spec, seed: 0, policyId: 'scripted:household-explorer' },
+      builtInBridges,
+    );
     expect(r.steps).toBe(bare.steps);
   });
 });
@@ -282,24 +292,27 @@ describe('bpe around an OpenAI-compatible policy', () => {
       { whenExhausted: 'repeat-last' },
     );
     try {
-      const r = await runEpisode({
-        spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_unseen-001' } },
-        seed: 0,
-        policyId: 'bpe(openai:test-model)',
-        maxSteps: 3,
-        policyOptions: {
-          baseUrl: fake.url,
-          apiKey: 'k',
-          experience: [
-            skill(
-              'p',
-              'prior',
-              'Where pans are found',
-              'Search order for pan: countertop > stoveburner',
-            ),
-          ],
+      const r = await runEpisode(
+        {
+          spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_unseen-001' } },
+          seed: 0,
+          policyId: 'bpe(openai:test-model)',
+          maxSteps: 3,
+          policyOptions: {
+            baseUrl: fake.url,
+            apiKey: 'k',
+            experience: [
+              skill(
+                'p',
+                'prior',
+                'Where pans are found',
+                'Search order for pan: countertop > stoveburner',
+              ),
+            ],
+          },
         },
-      });
+        builtInBridges,
+      );
       expect(r.error).toBeUndefined();
       expect(r.trajectory.map((s) => s.action.name)).toEqual(['recall', 'commit', 'act']);
       expect(r.trajectory[2]?.executedAction).not.toBeNull();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { allTasks } from '../../../bridges/code-repair/index.ts';
 import { codeRepairTemplateSpec } from '../../../bridges/code-repair/templates/index.ts';
-import { registryBridges } from '../../../bridges/index.ts';
+import { builtInBridges } from '../../../bridges/index.ts';
 import { createHarness, type HarnessSpec } from '../../harness/index.ts';
 
 const task = allTasks().find((t) => t.id === 'interval__wrong-function-L98')!;
@@ -12,7 +12,7 @@ const fix = { path: task.file, old: task.after[0]!, new: task.before[0]! };
 describe('code-repair harness templates', () => {
   it('require-failing-test-run blocks submit until the failing test ran', async () => {
     const h = await createHarness(codeRepairTemplateSpec(task.id, ['require-failing-test-run']), {
-      bridges: registryBridges,
+      bridges: builtInBridges,
     });
     await h.reset({ seed: 0 });
     const early = await h.step({ name: 'submit', args: {} });
@@ -37,7 +37,7 @@ describe('code-repair harness templates', () => {
 
   it('broken-test-entry-point fails run_tests without a file; with a file it works', async () => {
     const h = await createHarness(codeRepairTemplateSpec(task.id, ['broken-test-entry-point']), {
-      bridges: registryBridges,
+      bridges: builtInBridges,
     });
     await h.reset({ seed: 0 });
     const broken = await h.step({ name: 'run_tests', args: {} });
@@ -51,7 +51,7 @@ describe('code-repair harness templates', () => {
   it('no-bulk-edits refuses replace_all and multi-line rewrites, allows a one-line fix', async () => {
     const h = await createHarness(
       codeRepairTemplateSpec(task.id, ['no-bulk-edits', 'require-failing-test-run']),
-      { bridges: registryBridges },
+      { bridges: builtInBridges },
     );
     await h.reset({ seed: 0 });
     const all = await h.step({
@@ -79,7 +79,7 @@ describe('code-repair harness templates', () => {
         env: { type: 'base', bridge: 'code-repair', task: task.id },
       },
     };
-    const h = await createHarness(spec, { bridges: registryBridges });
+    const h = await createHarness(spec, { bridges: builtInBridges });
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
     expect(h.getEnvState()).toMatchObject({ testRunCount: 1, failingTests: task.visibleFailing });
@@ -97,7 +97,7 @@ describe('code-repair harness templates', () => {
           second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
         },
       },
-      { bridges: registryBridges },
+      { bridges: builtInBridges },
     );
     await h.reset({ seed: 0 });
     await h.step({ name: 'edit', args: fix });

@@ -1,6 +1,6 @@
 // Scripted spreadsheet policies show their weaknesses; the bridge wraps under Stage/Contract/Chain.
 import { describe, expect, it } from 'vitest';
-import { registryBridges } from '../../../bridges/index.ts';
+import { builtInBridges } from '../../../bridges/index.ts';
 import { allTasks, spreadsheetBridge } from '../../../bridges/spreadsheet/index.ts';
 import { createHarness } from '../../harness/index.ts';
 import { getPolicy, listPolicies } from '../index.ts';
@@ -62,7 +62,7 @@ describe('spreadsheet under the harness engine', () => {
         version: 1,
         env: { type: 'stage', actions: [fill], env: { type: 'base', bridge: 'spreadsheet', task } },
       },
-      { bridges: registryBridges },
+      { bridges: builtInBridges },
     );
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
@@ -82,7 +82,7 @@ describe('spreadsheet under the harness engine', () => {
         version: 1,
         env: { type: 'contract', code, env: { type: 'base', bridge: 'spreadsheet', task } },
       },
-      { bridges: registryBridges },
+      { bridges: builtInBridges },
     );
     await h.reset({ seed: 0 });
     const r = await h.step({ name: 'write_cell', args: { cell: 'Sales!D2', value: 5 } });
@@ -102,7 +102,7 @@ describe('spreadsheet under the harness engine', () => {
           second: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
         },
       },
-      { bridges: registryBridges },
+      { bridges: builtInBridges },
     );
     await h.reset({ seed: 0 });
     await h.step(fill);

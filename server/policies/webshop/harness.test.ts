@@ -2,7 +2,7 @@
 // chain(sequential, contract(stage(webshop)), toy24). Stage runs the search before the agent's first
 // step (not counted), Contract refuses Buy Now until an option is chosen, Chain then asks for a 24.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registryBridges } from '../../../bridges/index.ts';
+import { builtInBridges } from '../../../bridges/index.ts';
 import {
   allTasks,
   configureWebshop,
@@ -57,7 +57,7 @@ function spec(): HarnessSpec {
 
 describe('webshop in a Stage / Contract / Chain harness', () => {
   it('stages the search, blocks an option-less purchase, and chains into toy24', async () => {
-    const h = await createHarness(spec(), { bridges: registryBridges });
+    const h = await createHarness(spec(), { bridges: builtInBridges });
     try {
       const start = await h.reset({ seed: 0 });
       expect(h.agentSteps).toBe(0);

@@ -2,6 +2,8 @@
 // the real composition with its embedded queues — that launches a rig (as rigs.launch does),
 // reports its id, and works until it is SIGKILLed. Episodes are slowed (one at a time, each after
 // a delay) so that the kill lands mid-rig.
+
+import { builtInBridges } from '../../../bridges/index.ts';
 import { composeServices } from '../../compose.ts';
 import { config } from '../../config.ts';
 import { openDb } from '../../db/index.ts';
@@ -15,10 +17,11 @@ if (!url || !inputJson || !delay) {
 
 function slowEngine(delayMs: number): RolloutEngine {
   let queue: Promise<unknown> = Promise.resolve();
+  const engine = inProcessEngine(builtInBridges);
   return {
-    validate: inProcessEngine.validate,
+    validate: engine.validate,
     executor(concurrency) {
-      const inner = inProcessEngine.executor(concurrency);
+      const inner = engine.executor(concurrency);
       return {
         run(input) {
           const result = queue.then(async () => {
