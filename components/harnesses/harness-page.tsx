@@ -10,6 +10,7 @@ import { ago, shortId } from '../runs/format.ts';
 import { LaunchRunForm } from '../runs/launch-run-form.tsx';
 import { taskHref } from '../tasks/links.ts';
 import type { RouterOutputs } from '../trpc/types.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -64,11 +65,7 @@ export function HarnessPage({ id }: { id: string }) {
 function HarnessHeader({ harness: h, current }: { harness: Harness; current: Version }) {
   return (
     <PageHeader
-      eyebrow={
-        <Link href="/harnesses" className="hover:underline">
-          ← Harnesses
-        </Link>
-      }
+      eyebrow={<BackLink href="/harnesses">Harnesses</BackLink>}
       title={
         <span className="flex items-center gap-3">
           {h.name}

@@ -3,9 +3,9 @@
 // same metrics side by side, differences marked, trajectories from each — then a person approves or
 // rejects it with a reason; the decision is recorded and listed in the history.
 import { Check, X } from 'lucide-react';
-import Link from 'next/link';
 import { CompareBody } from '../compare/compare-view.tsx';
 import { ago, pct, shortId } from '../runs/format.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -27,9 +27,9 @@ export function Review({ id }: { id: string }) {
     <div>
       <PageHeader
         eyebrow={
-          <Link href={`/harnesses/${id}?version=${version.version}`} className="hover:underline">
-            ← {r.harness.data.name}
-          </Link>
+          <BackLink href={`/harnesses/${id}?version=${version.version}`}>
+            {r.harness.data.name}
+          </BackLink>
         }
         title={`Review v${version.version} “${version.name}”`}
         description="The candidate's validation run beside the baseline: the same metrics, differences marked. Approve or reject it with a reason; the decision is recorded."

@@ -14,6 +14,7 @@ import { specToGraph } from '../harness-graph/model.ts';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
 import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
 import { useTRPC } from '../trpc/client.tsx';
+import { BackLink } from '../ui/back-link.tsx';
 import { Button } from '../ui/button.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import type { RigCandidate } from './use-rig.ts';
@@ -72,11 +73,7 @@ export function CandidateEditor({ rigId, candidateId }: { rigId: string; candida
   return (
     <div>
       <PageHeader
-        eyebrow={
-          <Link href={`/rigs/${rigId}`} className="hover:underline">
-            ← Rig {rigId.slice(-8)}
-          </Link>
-        }
+        eyebrow={<BackLink href={`/rigs/${rigId}`}>Rig {rigId.slice(-8)}</BackLink>}
         title={`Candidate #${candidate.iteration + 1}${candidate.round > 0 ? ` (round ${candidate.round + 1})` : ''}`}
         description={<span>{candidate.rationale}</span>}
         actions={

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
 import Link from 'next/link';
+import { PolicySelect } from '../runs/policy-select.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
@@ -34,18 +35,13 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
     >
       <div className="grid grid-cols-2 gap-2">
         <Field label="Policy" htmlFor="r-policy">
-          <Select
+          <PolicySelect
             id="r-policy"
-            data-testid="rig-policy"
+            testId="rig-policy"
             value={l.chosen}
-            onChange={(e) => l.set('policy', e.target.value)}
-          >
-            {l.usable.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.id}
-              </option>
-            ))}
-          </Select>
+            policies={l.usable}
+            onChange={(policy) => l.set('policy', policy)}
+          />
         </Field>
         <Field label="Designer" htmlFor="r-designer">
           <Select

@@ -3,6 +3,7 @@
 // with a badge on every step it cites (each opens the step in the trajectory viewer).
 import Link from 'next/link';
 import { taskHref } from '../tasks/links.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { PageHeader } from '../ui/misc.tsx';
@@ -16,11 +17,7 @@ type Diagnosis = Rig['diagnoses'][number];
 export function RigHeader({ rig: r }: { rig: Rig }) {
   return (
     <PageHeader
-      eyebrow={
-        <Link href="/rigs" className="hover:underline">
-          ← Rigs
-        </Link>
-      }
+      eyebrow={<BackLink href="/rigs">Rigs</BackLink>}
       title={
         <span className="flex items-center gap-3">
           Rig <span className="font-mono text-xl">{r.id}</span>

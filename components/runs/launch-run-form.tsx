@@ -6,9 +6,9 @@ import { RewardParamsFields } from '../bpe/reward-params-fields.tsx';
 import { SkillBankSelect } from '../skills/skill-bank-select.tsx';
 import { Button } from '../ui/button.tsx';
 import { Field, NumberField } from '../ui/field.tsx';
-import { Select } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { seedRange } from './launch.ts';
+import { PolicySelect } from './policy-select.tsx';
 import { useLaunchRun } from './use-launch-run.ts';
 
 export function LaunchRunForm({
@@ -66,19 +66,13 @@ type Launch = ReturnType<typeof useLaunchRun>;
 function PolicyField({ l }: { l: Launch }) {
   return (
     <Field label="Policy" htmlFor="l-policy">
-      <Select
+      <PolicySelect
         id="l-policy"
-        data-testid="launch-policy"
+        testId="launch-policy"
         value={l.chosen}
-        onChange={(e) => l.set('policy', e.target.value)}
-      >
-        {l.usable.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.id}
-            {p.kind === 'scripted' ? ' (scripted)' : ''}
-          </option>
-        ))}
-      </Select>
+        policies={l.usable}
+        onChange={(policy) => l.set('policy', policy)}
+      />
       {l.descriptor ? (
         <p className="text-xs text-muted-foreground" data-testid="policy-description">
           {l.descriptor.description}

@@ -13,6 +13,7 @@ import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -79,11 +80,7 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
   const base = firstBase(r.spec.env);
   return (
     <PageHeader
-      eyebrow={
-        <Link href="/runs" className="hover:underline">
-          ← Runs
-        </Link>
-      }
+      eyebrow={<BackLink href="/runs">Runs</BackLink>}
       title={
         <span className="flex items-center gap-3">
           Run <span className="font-mono text-xl">{r.id}</span>

@@ -11,6 +11,7 @@ import { LaunchRunForm } from '../runs/launch-run-form.tsx';
 import { RunsTable } from '../runs/runs-table.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -48,9 +49,7 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
     <div>
       <PageHeader
         eyebrow={
-          <Link href={`/?bridge=${encodeURIComponent(bridge)}`} className="hover:underline">
-            ← {bridge} tasks
-          </Link>
+          <BackLink href={`/?bridge=${encodeURIComponent(bridge)}`}>{bridge} tasks</BackLink>
         }
         title={<span className="font-mono">{task}</span>}
         description={d?.bridge.description}

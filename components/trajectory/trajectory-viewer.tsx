@@ -4,10 +4,10 @@
 // go back, and every step deep-linkable with ?step=N; ?filter= narrows to changed/blocked/invalid.
 import type { VirtualItem } from '@tanstack/react-virtual';
 import { Ban, Layers, TriangleAlert } from 'lucide-react';
-import Link from 'next/link';
 import type { StepRecord } from '../../contracts/steps.ts';
 import { BpeRowMark } from '../bpe/bpe-panel.tsx';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
+import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { cn } from '../ui/cn.ts';
 import { ErrorNote, Kbd, PageHeader, Skeleton } from '../ui/misc.tsx';
@@ -55,11 +55,7 @@ function TrajectoryHeader({ runId, t }: { runId: string; t: Trajectory }) {
   const ep = t.episode.data?.episode;
   return (
     <PageHeader
-      eyebrow={
-        <Link href={`/runs/${runId}`} className="hover:underline">
-          ← Run {runId}
-        </Link>
-      }
+      eyebrow={<BackLink href={`/runs/${runId}`}>Run {runId}</BackLink>}
       title={
         ep ? (
           <span className="flex flex-wrap items-center gap-3">
