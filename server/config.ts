@@ -1,6 +1,7 @@
 // The one place that reads process.env. Everything else receives configuration from here.
 import '#server-only';
 import { z } from 'zod';
+import { InvalidInputError } from './errors.ts';
 
 const EnvSchema = z.object({
   /** PostgreSQL server; unset -> embedded PGlite under DATA_DIR. */
@@ -61,15 +62,9 @@ export function config(): Config {
     const parsed = EnvSchema.safeParse(process.env);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      throw new Error(`invalid configuration: ${issues}`);
+      throw new InvalidInputError(`invalid configuration: ${issues}`);
     }
     cached = parsed.data;
   }
-  return cached;
-}
-
-/** Tests and the CLI override configuration explicitly rather than mutating process.env. */
-export function setConfig(overrides: Partial<Config>): Config {
-  cached = { ...config(), ...overrides };
   return cached;
 }

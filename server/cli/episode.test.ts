@@ -2,29 +2,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from './command.ts';
-import { main } from './main.ts';
+import { runCli } from './testing.ts';
 
-async function run(argv: string[], input = '') {
-  let out = '';
-  let err = '';
-  const stdin = new PassThrough();
-  stdin.end(input);
-  const io: CliIO = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    input: stdin,
-    output: new PassThrough(),
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (argv: string[], input = '') => runCli(argv, {}, input);
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-cli-'));
 function file(name: string, text: string): string {

@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { config, setConfig } from '../config.ts';
+import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../errors.ts';
 import { getPolicy, listPolicies, registerPolicyResolver } from './index.ts';
 import { SKILL_TAGS } from './skills.ts';
-
-const saved = config().OPENAI_MODEL;
-afterEach(() => {
-  setConfig({ OPENAI_MODEL: saved });
-});
 
 describe('policy registry', () => {
   it('lists scripted policies per bridge with descriptions and weaknesses', () => {
@@ -40,8 +34,10 @@ describe('policy registry', () => {
       id: 'openai:qwen3-8b',
       kind: 'openai',
     });
-    setConfig({ OPENAI_MODEL: 'gpt-test' });
-    expect(listPolicies().some((d) => d.id === 'openai:gpt-test')).toBe(true);
+    expect(listPolicies(undefined, { openaiModel: 'gpt-test' }).some((d) => d.id === 'openai:gpt-test')).toBe(
+      true,
+    );
+    expect(listPolicies().some((d) => d.kind === 'openai')).toBe(false);
     expect(getPolicy('human').descriptor.kind).toBe('human');
   });
 

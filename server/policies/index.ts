@@ -1,7 +1,6 @@
 // The policy registry: every id usable with `--policy`. Scripted policies are fixed; `openai:<model>`
 // resolves for any model name; other areas (e.g. EvoHarness's `bpe(<policy>)`) plug in through
 // registerPolicyResolver without editing this file.
-import { config } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
 import { bpeResolver } from './bpe/index.ts';
 import { codeRepairPolicies } from './code-repair/policies.ts';
@@ -49,13 +48,15 @@ export function registerPolicyResolver(resolver: PolicyResolver): void {
   if (!resolvers.includes(resolver)) resolvers.push(resolver);
 }
 
-/** Scripted policies for the bridge (all when no bridge), the configured LLM, and `human`. */
-export function listPolicies(bridge?: string): PolicyDescriptor[] {
+/**
+ * Scripted policies for the bridge (all when no bridge), the configured LLM model (OPENAI_MODEL,
+ * handed in by the caller), and `human`.
+ */
+export function listPolicies(bridge?: string, o: { openaiModel?: string | undefined } = {}): PolicyDescriptor[] {
   const out = scripted
     .map((p) => p.descriptor)
     .filter((d) => !bridge || !d.bridge || d.bridge === bridge);
-  const model = config().OPENAI_MODEL;
-  if (model) out.push(openaiDescriptor(model));
+  if (o.openaiModel) out.push(openaiDescriptor(o.openaiModel));
   out.push(humanDescriptor);
   for (const r of resolvers) out.push(...(r.list?.(bridge) ?? []));
   return out;

@@ -4,8 +4,9 @@
 // dead worker to another one, whose executeRig() resumes the rig from its rows.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Job, Queue, WaitingError, Worker } from 'bullmq';
+import { type Job, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { OwnedQueue } from '../rollouts/owned-queue.ts';
 import { RigStoppedError } from './observe.ts';
 
 export const DEFAULT_RIG_QUEUE_NAME = 'harness-rigs';
@@ -21,17 +22,14 @@ interface RigJob {
 
 /** The producer side. */
 export class RigJobQueue {
-  private queue: { q: Queue<RigJob>; redis: Redis } | undefined;
+  private readonly jobs: OwnedQueue<RigJob>;
 
-  constructor(private readonly o: { redisUrl: string; name: string }) {}
+  constructor(o: { redisUrl: string; name: string }) {
+    this.jobs = new OwnedQueue(o.redisUrl, o.name);
+  }
 
   async add(rigId: string): Promise<void> {
-    if (!this.queue) {
-      // A connection we own (BullMQ leaves passed-in connections open), closed in close().
-      const redis = new Redis(this.o.redisUrl, { maxRetriesPerRequest: null });
-      this.queue = { q: new Queue<RigJob>(this.o.name, { connection: redis }), redis };
-    }
-    await this.queue.q.add(
+    await this.jobs.queue.add(
       'rig',
       { rigId },
       {
@@ -46,13 +44,8 @@ export class RigJobQueue {
     );
   }
 
-  async close(): Promise<void> {
-    const q = this.queue;
-    this.queue = undefined;
-    if (q) {
-      await q.q.close();
-      await q.redis.quit().catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 }
 

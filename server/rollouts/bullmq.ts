@@ -4,11 +4,12 @@
 // episode is still recorded exactly once.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/index.ts';
 import { type EpisodeExecutor, executorErrorResult, type PolicyOptionsResolver } from './engine.ts';
 import type { RunEvents } from './events.ts';
+import { OwnedQueue } from './owned-queue.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.ts';
 
@@ -21,18 +22,10 @@ interface EpisodeJob {
 
 /** The producer side: a run's unfinished episodes become jobs. */
 export class EpisodeQueue {
-  private queue: { q: Queue<EpisodeJob>; redis: Redis } | undefined;
+  private readonly jobs: OwnedQueue<EpisodeJob>;
 
-  constructor(private readonly o: { db: Db; redisUrl: string; name?: string }) {}
-
-  private jobs(): Queue<EpisodeJob> {
-    if (!this.queue) {
-      // A connection we own (BullMQ leaves passed-in connections open), closed in close().
-      const redis = new Redis(this.o.redisUrl, { maxRetriesPerRequest: null });
-      const q = new Queue<EpisodeJob>(this.o.name ?? DEFAULT_QUEUE_NAME, { connection: redis });
-      this.queue = { q, redis };
-    }
-    return this.queue.q;
+  constructor(private readonly o: { db: Db; redisUrl: string; name?: string }) {
+    this.jobs = new OwnedQueue(o.redisUrl, o.name ?? DEFAULT_QUEUE_NAME);
   }
 
   /** Adds a job per unfinished episode; the job id is the episode id, so adding twice is harmless. */
@@ -42,7 +35,7 @@ export class EpisodeQueue {
       orderBy: { ordinal: 'asc' },
       select: { id: true },
     });
-    const q = this.jobs();
+    const q = this.jobs.queue;
     for (let i = 0; i < episodes.length; i += 1000) {
       await q.addBulk(
         episodes.slice(i, i + 1000).map((e) => ({
@@ -63,13 +56,8 @@ export class EpisodeQueue {
     return episodes.length;
   }
 
-  async close(): Promise<void> {
-    const q = this.queue;
-    this.queue = undefined;
-    if (q) {
-      await q.q.close();
-      await q.redis.quit().catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 }
 

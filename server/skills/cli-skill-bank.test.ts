@@ -2,10 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli/command.ts';
-import { main } from '../cli/main.ts';
+import { runCli } from '../cli/testing.ts';
 import { type Config, config } from '../config.ts';
 import { type Db, openDb } from '../db/index.ts';
 import { getRunSummary } from '../rollouts/reads.ts';
@@ -34,22 +32,7 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-async function cli(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    input: new PassThrough(),
-    output: new PassThrough(),
-  };
-  const code = await main(argv, io, { config: cfg });
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(argv, { config: cfg });
 
 describe('harness rollout --skill-bank', () => {
   it('refuses an unknown bank and records a known one on the run', async () => {

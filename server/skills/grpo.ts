@@ -4,9 +4,9 @@
 // overridden) and its advantage normalised within the group: A = (R − mean) / std, or R − mean when
 // std = 0. Errors are never scored, so they are left out.
 
-import { z } from 'zod';
 import type { BridgeResolver, Json } from '../../bridges/core/types.ts';
 import { firstIssue } from '../../contracts/issues.ts';
+import { RewardParamsSchema } from '../../contracts/runs.ts';
 import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError } from '../errors.ts';
@@ -73,19 +73,8 @@ export function groupAdvantages<T extends GroupInput>(
   return out;
 }
 
-export const RewardOverridesSchema = z
-  .object({
-    success: z.number(),
-    tMax: z.number().positive(),
-    lambdaEff: z.number(),
-    lambdaDivMax: z.number(),
-    annealUpdates: z.number().int().min(0),
-    update: z.number().int().min(0),
-    lambdaSpam: z.number(),
-    lambdaInv: z.number(),
-    spamCap: z.number().int().min(0),
-  })
-  .partial();
+/** Reward parameters a run or an export may override (any subset). */
+export const RewardOverridesSchema = RewardParamsSchema.partial();
 
 /** Parses `k=v,k=v` reward overrides (the CLI's --reward). */
 export function parseRewardOverrides(text: string | undefined): Partial<RewardParams> {
@@ -100,7 +89,7 @@ export function parseRewardOverrides(text: string | undefined): Partial<RewardPa
       throw new InvalidInputError(`reward parameter '${part}' must look like name=number`);
     raw[k.trim()] = Number(v);
   }
-  const parsed = RewardOverridesSchema.strict().safeParse(raw);
+  const parsed = RewardOverridesSchema.safeParse(raw);
   if (!parsed.success) {
     throw new InvalidInputError(
       `reward parameters: ${firstIssue(parsed.error, '')} (known: ${Object.keys(RewardOverridesSchema.shape).join(', ')})`,

@@ -26,6 +26,32 @@ const SKILL_SELECT = {
 
 const asJson = (v: unknown): object => JSON.parse(JSON.stringify(v ?? null)) as object;
 
+/** A skill as a row of a bank (the database gives it a new id). */
+function skillRow(bankId: string, s: Skill) {
+  return {
+    bankId,
+    category: s.category,
+    taskType: s.taskType,
+    title: s.title,
+    description: s.description,
+    content: s.content,
+    sourceEpisodeIds: s.sourceEpisodeIds,
+    uses: s.uses,
+  };
+}
+
+/** An applied edit as a row of the bank's history. */
+function editRow(bankId: string, e: EditRecord, skillId: string | null) {
+  return {
+    bankId,
+    skillId,
+    op: e.op,
+    before: e.before ? asJson(e.before) : undefined,
+    after: e.after ? asJson(e.after) : undefined,
+    reason: e.reason,
+  };
+}
+
 /** Saves a bank with its skills (new database ids) and its edit history; returns the bank id. */
 export async function saveBank(
   db: Db,
@@ -51,32 +77,12 @@ export async function saveBank(
     });
     const ids = new Map<string, string>();
     for (const s of o.bank.skills) {
-      const row = await tx.skill.create({
-        data: {
-          bankId: bank.id,
-          category: s.category,
-          taskType: s.taskType,
-          title: s.title,
-          description: s.description,
-          content: s.content,
-          sourceEpisodeIds: s.sourceEpisodeIds,
-          uses: s.uses,
-        },
-        select: { id: true },
-      });
+      const row = await tx.skill.create({ data: skillRow(bank.id, s), select: { id: true } });
       ids.set(s.id, row.id);
     }
     for (const e of o.bank.history) {
-      await tx.skillEdit.create({
-        data: {
-          bankId: bank.id,
-          skillId: e.skillId ? (ids.get(e.skillId) ?? null) : null,
-          op: e.op,
-          before: e.before ? asJson(e.before) : undefined,
-          after: e.after ? asJson(e.after) : undefined,
-          reason: e.reason,
-        },
-      });
+      const skillId = e.skillId ? (ids.get(e.skillId) ?? null) : null;
+      await tx.skillEdit.create({ data: editRow(bank.id, e, skillId) });
     }
     return bank.id;
   });
@@ -285,32 +291,9 @@ export async function applyEditsToBank(
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     const log = (e: EditRecord, skillId: string | null) =>
-      tx.skillEdit.create({
-        data: {
-          bankId,
-          skillId,
-          op: e.op,
-          before: e.before ? asJson(e.before) : undefined,
-          after: e.after ? asJson(e.after) : undefined,
-          reason: e.reason,
-        },
-      });
+      tx.skillEdit.create({ data: editRow(bankId, e, skillId) });
     const create = async (s: Skill) =>
-      (
-        await tx.skill.create({
-          data: {
-            bankId,
-            category: s.category,
-            taskType: s.taskType,
-            title: s.title,
-            description: s.description,
-            content: s.content,
-            sourceEpisodeIds: s.sourceEpisodeIds,
-            uses: s.uses,
-          },
-          select: { id: true },
-        })
-      ).id;
+      (await tx.skill.create({ data: skillRow(bankId, s), select: { id: true } })).id;
     for (const e of applied) {
       if (e.op === 'add' && e.after) await log(e, await create(e.after));
       else if (e.op === 'update' && e.after && e.skillId) {

@@ -5,5 +5,7 @@ import { catalogueProcedure, router } from '../trpc.ts';
 export const policiesRouter = router({
   list: catalogueProcedure
     .input(z.object({ bridge: z.string().optional() }).optional())
-    .query(({ input }) => listPolicies(input?.bridge)),
+    .query(({ input, ctx }) =>
+      listPolicies(input?.bridge, { openaiModel: ctx.services.config.OPENAI_MODEL }),
+    ),
 });

@@ -6,8 +6,10 @@ export const command: Command = {
   summary: 'List every policy id usable with --policy (optionally for one bridge).',
   usage: 'harness policies [--bridge B] [--json]',
   options: { bridge: { type: 'string' }, json: { type: 'boolean' } },
-  async run({ values, io }) {
-    const policies = listPolicies(stringOption(values, 'bridge'));
+  async run({ values, io, config }) {
+    const policies = listPolicies(stringOption(values, 'bridge'), {
+      openaiModel: config.OPENAI_MODEL,
+    });
     if (flag(values, 'json')) {
       io.out(json(policies));
       return 0;

@@ -1,33 +1,16 @@
 // `harness rig` / `harness calibrate` in-process: the documented JSON shape, progress on stderr,
 // flag errors. Rollouts run on the test thread against an in-memory database.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { withRigServices } from '../../rigger/testing/setup.ts';
-import type { CliIO } from '../command.ts';
-import { main } from '../main.ts';
+import { runCli } from '../testing.ts';
 
 const env = withRigServices();
 
-async function run(argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    input: new PassThrough(),
-    output: new PassThrough(),
-  };
-  // The command uses the test's services; they outlive the command (no close).
+// The command uses the test's services; they outlive the command (no close).
+const run = (argv: string[]) => {
   const services = env().services;
-  const code = await main(argv, io, {
-    compose: async () => ({ ...services, close: async () => {} }),
-  });
-  return { code, out, err };
-}
+  return runCli(argv, { compose: async () => ({ ...services, close: async () => {} }) });
+};
 
 describe('harness rig', () => {
   it('prints the rig as JSON and its progress on stderr', { timeout: 120_000 }, async () => {

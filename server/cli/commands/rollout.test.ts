@@ -2,42 +2,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, setConfig } from '../../config.ts';
-import type { CliIO } from '../command.ts';
-import { main } from '../main.ts';
+import { type Config, config } from '../../config.ts';
+import { runCli } from '../testing.ts';
 
 let dir: string;
-let saved: string;
+let cfg: Config;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'cli-rollout-'));
-  saved = config().DATA_DIR;
-  setConfig({ DATA_DIR: dir, REDIS_URL: undefined });
+  // The CLI on an embedded database of its own (handed in, not swapped into the process's config).
+  cfg = { ...config(), DATA_DIR: dir, REDIS_URL: undefined, DATABASE_URL: undefined };
 });
 
 afterAll(() => {
-  setConfig({ DATA_DIR: saved });
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    input: new PassThrough(),
-    output: new PassThrough(),
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(argv, { config: cfg });
 
 describe('harness rollout / runs / show / export / policies', () => {
   it('runs, persists and reproduces a scripted rollout', async () => {
