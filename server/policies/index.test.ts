@@ -34,9 +34,9 @@ describe('policy registry', () => {
       id: 'openai:qwen3-8b',
       kind: 'openai',
     });
-    expect(listPolicies(undefined, { openaiModel: 'gpt-test' }).some((d) => d.id === 'openai:gpt-test')).toBe(
-      true,
-    );
+    expect(
+      listPolicies(undefined, { openaiModel: 'gpt-test' }).some((d) => d.id === 'openai:gpt-test'),
+    ).toBe(true);
     expect(listPolicies().some((d) => d.kind === 'openai')).toBe(false);
     expect(getPolicy('human').descriptor.kind).toBe('human');
   });
