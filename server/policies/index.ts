@@ -52,7 +52,10 @@ export function registerPolicyResolver(resolver: PolicyResolver): void {
  * Scripted policies for the bridge (all when no bridge), the configured LLM model (OPENAI_MODEL,
  * handed in by the caller), and `human`.
  */
-export function listPolicies(bridge?: string, o: { openaiModel?: string | undefined } = {}): PolicyDescriptor[] {
+export function listPolicies(
+  bridge?: string,
+  o: { openaiModel?: string | undefined } = {},
+): PolicyDescriptor[] {
   const out = scripted
     .map((p) => p.descriptor)
     .filter((d) => !bridge || !d.bridge || d.bridge === bridge);
