@@ -2,14 +2,11 @@
 // stack (PGlite in a folder, IsolatedPool workers, trajectories persisted); (2) the same kind of run
 // through BullMQ on the local Redis + a throw-away PostgreSQL database, with 1 and then 2 `harness
 // worker` processes, and the ratio. Runnable alone: `npx tsx bench/rollouts.ts`.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { builtInBridges, getBridge } from '../bridges/index.ts';
 import { config } from '../server/config.ts';
@@ -18,11 +15,10 @@ import type { HarnessSpec } from '../server/harness/spec.ts';
 import { defaultEngine } from '../server/rollouts/default-engine.ts';
 import type { LaunchRunInput, Rollouts } from '../server/rollouts/service.ts';
 import { testRollouts } from '../server/rollouts/testing.ts';
+import { obliterateQueues, REDIS_URL, startHarnessWorker } from '../server/testing/processes.ts';
 import type { BenchRow } from './row.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const POLICY = 'scripted:household-explorer';
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const PG_ADMIN = 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 async function householdRun(tasks: number, seedsPerTask: number) {
@@ -110,34 +106,6 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-function startWorker(
-  env: NodeJS.ProcessEnv,
-  queueName: string,
-): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin/harness.mjs'),
-      'worker',
-      '--inline',
-      '--concurrency',
-      '2',
-      '--queue-name',
-      queueName,
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let err = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stderr?.on('data', (c: Buffer) => {
-      err += c.toString();
-      if (err.includes(' ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
-  });
-  return { child, ready };
-}
-
 /** User + system CPU of a process so far (Linux /proc, 100 ticks a second), in ms. */
 function procCpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
@@ -174,12 +142,14 @@ async function scaleOut(): Promise<BenchRow[]> {
     redisUrl: REDIS_URL,
     queueName,
   });
-  const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL };
+  const env = { DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {
     const run = await householdRun(40, 10);
     const measure = async (workers: number, seed: number) => {
-      const started = Array.from({ length: workers }, () => startWorker(env, queueName));
+      const started = Array.from({ length: workers }, () =>
+        startHarnessWorker(['--inline', '--concurrency', '2', '--queue-name', queueName], env),
+      );
       children.push(...started.map((s) => s.child));
       await Promise.all(started.map((s) => s.ready));
       // a small warm-up so each worker has loaded the bridge and policy
@@ -236,11 +206,7 @@ async function scaleOut(): Promise<BenchRow[]> {
   } finally {
     await stopWorkers(children);
     await rollouts.close();
-    const q = new Queue(queueName, {
-      connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-    });
-    await q.obliterate({ force: true }).catch(() => undefined);
-    await q.close();
+    await obliterateQueues(REDIS_URL, [queueName]);
     await rollouts.events.close();
     await handle.close();
     await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

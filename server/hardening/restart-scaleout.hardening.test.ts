@@ -3,35 +3,29 @@
 // completes, every episode is recorded exactly once, and a live viewer misses no event.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
 import { defaultEngine } from '../rollouts/default-engine.ts';
 import type { RunEventRecord } from '../rollouts/events.ts';
 import type { Rollouts } from '../rollouts/service.ts';
 import { testRollouts } from '../rollouts/testing.ts';
+import {
+  killAll,
+  obliterateQueues,
+  REDIS_URL,
+  ROOT,
+  slowSpec,
+  startHarnessWorker,
+  until,
+  waitForOutput,
+} from '../testing/processes.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = fileURLToPath(new URL('./restart-scaleout-child.fixture.ts', import.meta.url));
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const queueName = `test-restart-${randomBytes(4).toString('hex')}`;
 const EPISODES = 8;
-// Slows every step by ~25 ms inside the sandbox so that the kill lands mid-run.
-const SLOW =
-  'function filterAction(action) { const t = Date.now(); while (Date.now() - t < 25) {} return action; }';
-const spec: HarnessSpec = {
-  version: 1,
-  env: {
-    type: 'contract',
-    code: SLOW,
-    env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
-  },
-};
+const spec = slowSpec();
 
 let db: TestDb;
 let rollouts: Rollouts;
@@ -47,37 +41,13 @@ function spawnChild(args: string[], env: Record<string, string> = {}): ChildProc
   return child;
 }
 
-/** Resolves with the first match of `re` on the stream; rejects when the process exits first. */
-function waitFor(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<string> {
-  let text = '';
-  let errors = '';
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      errors += d.toString();
-    });
-    child[stream]?.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = re.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`process exited (${code}): ${errors}`)));
-  });
-}
-
 function startWorker(): Promise<string> {
-  const child = spawnChild(
-    [
-      path.join(ROOT, 'bin/harness.mjs'),
-      'worker',
-      '--inline',
-      '--concurrency',
-      '2',
-      '--queue-name',
-      queueName,
-    ],
-    { DATABASE_URL: db.url!, REDIS_URL },
-  );
-  return waitFor(child, 'stderr', /worker (\S+) ready/);
+  const worker = startHarnessWorker(['--inline', '--concurrency', '2', '--queue-name', queueName], {
+    DATABASE_URL: db.url,
+    REDIS_URL,
+  });
+  children.push(worker.child);
+  return worker.ready;
 }
 
 async function allEvents(runId: string): Promise<RunEventRecord[]> {
@@ -97,13 +67,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await rollouts.close();
-  const q = new Queue(queueName, {
-    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-  });
-  await q.obliterate({ force: true }).catch(() => undefined);
-  await q.close();
+  await obliterateQueues(REDIS_URL, [queueName]);
   await rollouts.events.close();
   await db?.close();
 });
@@ -122,7 +88,7 @@ describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () =
       JSON.stringify(spec),
       String(EPISODES),
     ]);
-    const runId = await waitFor(server, 'stdout', /run (\S+)\n/);
+    const runId = await waitForOutput(server, 'stdout', /run (\S+)\n/);
 
     // A viewer (the browser) follows from the first event across the server's death.
     const seen: string[] = [];
@@ -136,11 +102,9 @@ describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () =
     })();
 
     // Kill the server once some episodes are done and the rest are not.
-    for (;;) {
-      const done = await db.db.episode.count({ where: { runId, status: 'done' } });
-      if (done >= 1) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until('an episode done', async () =>
+      (await db.db.episode.count({ where: { runId, status: 'done' } })) >= 1 ? true : undefined,
+    );
     server.kill('SIGKILL');
     await new Promise((r) => server.once('exit', r));
     const doneAtKill = await db.db.episode.count({ where: { runId, status: 'done' } });

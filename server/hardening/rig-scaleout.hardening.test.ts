@@ -3,12 +3,8 @@
 // steps; a worker SIGKILLed mid-validation loses the job's lock and another worker takes the
 // stalled job over. Each time the next worker resumes the rig from its rows: every iteration, run
 // and episode recorded once. Episodes are played (slowly) by this process's own episode worker.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
@@ -17,10 +13,16 @@ import { rigRunId } from '../rigger/observe.ts';
 import { type EpisodeWorker, startEpisodeWorker } from '../rollouts/bullmq.ts';
 import { inProcessExecutor } from '../rollouts/default-engine.ts';
 import { PASS_THROUGH_OPTIONS } from '../rollouts/engine.ts';
+import {
+  killAll,
+  obliterateQueues,
+  REDIS_URL,
+  startHarnessWorker,
+  until,
+  withQueue,
+} from '../testing/processes.ts';
 import { testServices } from '../testing/services.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const queueName = `test-rig-episodes-${randomBytes(4).toString('hex')}`;
 const K = 5;
 
@@ -30,61 +32,16 @@ let episodes: EpisodeWorker | undefined;
 const children: ChildProcess[] = [];
 
 /** A worker that drives rigs only (--concurrency 0): the episodes are this process's. */
-function startRigWorker(): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin/harness.mjs'),
-      'worker',
-      '--concurrency',
-      '0',
-      '--rigs',
-      '1',
-      '--lock-ms',
-      '1500',
-      '--stalled-ms',
-      '1000',
+function startRigWorker() {
+  const worker = startHarnessWorker(
+    ['--concurrency', '0', '--rigs', '1', '--lock-ms', '1500', '--stalled-ms', '1000'].concat(
       '--queue-name',
       queueName,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: handle.url, REDIS_URL },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    ),
+    { DATABASE_URL: handle.url, REDIS_URL },
   );
-  children.push(child);
-  let stderr = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (/worker \S+ ready/.test(stderr)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${stderr}`)));
-  });
-  return { child, ready };
-}
-
-/** A queue handle on its own connection (BullMQ leaves a passed-in connection open). */
-async function withQueue<T>(name: string, use: (q: Queue) => Promise<T>): Promise<T> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  const q = new Queue(name, { connection: redis });
-  try {
-    return await use(q);
-  } finally {
-    await q.close();
-    await redis.quit().catch(() => undefined);
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  children.push(worker.child);
+  return worker;
 }
 
 beforeAll(async () => {
@@ -111,12 +68,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await episodes?.close();
   await studio?.close();
-  for (const name of [queueName, rigQueueName(queueName)]) {
-    await withQueue(name, (q) => q.obliterate({ force: true })).catch(() => undefined);
-  }
+  await obliterateQueues(REDIS_URL, [queueName, rigQueueName(queueName)]);
   await handle?.close();
 });
 
@@ -142,7 +97,9 @@ describe('rig jobs on BullMQ', () => {
     expect(await new Promise((r) => a.child.once('exit', r))).toBe(0);
     expect((await db.rig.findUniqueOrThrow({ where: { id: rigId } })).status).toBe('running');
     // Put back, not failed and not left to stall: the job waits for the next worker.
-    expect(await withQueue(rigQueueName(queueName), (q) => q.getJobState(rigId))).toBe('waiting');
+    expect(await withQueue(REDIS_URL, rigQueueName(queueName), (q) => q.getJobState(rigId))).toBe(
+      'waiting',
+    );
 
     // B: takes the job A put back, is SIGKILLed while the second candidate validates.
     const b = startRigWorker();

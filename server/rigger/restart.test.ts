@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
+import { until, waitForOutput } from '../testing/processes.ts';
 import { testServices } from '../testing/services.ts';
 import { type RigInput, runRig } from './loop.ts';
 import { getRig } from './service.ts';
@@ -40,35 +41,13 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 function startStudio(): Promise<string> {
   child = spawn(
     process.execPath,
     ['--import', 'tsx', FIXTURE, handle.url ?? '', JSON.stringify(INPUT), String(DELAY_MS)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    child?.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /rig (\S+)\n/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child?.once('exit', (code) => reject(new Error(`studio exited ${code}: ${stderr}`)));
-  });
+  return waitForOutput(child, 'stdout', /rig (\S+)\n/);
 }
 
 /** Mid-rig: a candidate decided, the next one's validation run recorded with some episodes done. */

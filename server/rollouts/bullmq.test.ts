@@ -1,86 +1,40 @@
 // Scale-out against the PostgreSQL and Redis running on this machine: `harness worker` child
 // processes consume a run's episodes; one is SIGKILLed mid-episode; another takes over.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import type { HarnessSpec } from '../harness/spec.ts';
+import {
+  killAll,
+  obliterateQueues,
+  REDIS_URL,
+  slowSpec,
+  startHarnessWorker,
+  until,
+} from '../testing/processes.ts';
 import { defaultEngine } from './default-engine.ts';
 import { runEpisode } from './episode.ts';
 import type { Rollouts } from './service.ts';
 import { testRollouts } from './testing.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const queueName = `test-episodes-${randomBytes(4).toString('hex')}`;
-// Slows every step by ~25 ms inside the sandbox so that a kill lands mid-episode.
-const SLOW =
-  'function filterAction(action) { const t = Date.now(); while (Date.now() - t < 25) {} return action; }';
-const spec: HarnessSpec = {
-  version: 1,
-  env: {
-    type: 'contract',
-    code: SLOW,
-    env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
-  },
-};
+const spec = slowSpec();
 
 let db: TestDb;
 let rollouts: Rollouts;
 const children: ChildProcess[] = [];
 
-function startWorker(): { child: ChildProcess; id: Promise<string> } {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin/harness.mjs'),
-      'worker',
-      '--inline',
-      '--concurrency',
-      '2',
-      '--lock-ms',
-      '1500',
-      '--stalled-ms',
-      '1000',
+function startWorker() {
+  const worker = startHarnessWorker(
+    ['--inline', '--concurrency', '2', '--lock-ms', '1500', '--stalled-ms', '1000'].concat(
       '--queue-name',
       queueName,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, REDIS_URL },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    ),
+    { DATABASE_URL: db.url, REDIS_URL },
   );
-  children.push(child);
-  let stderr = '';
-  const id = new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const m = /worker (\S+) ready/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${stderr}`)));
-  });
-  return { child, id };
-}
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  children.push(worker.child);
+  return worker;
 }
 
 beforeAll(async () => {
@@ -89,13 +43,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await rollouts.close();
-  const q = new Queue(queueName, {
-    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-  });
-  await q.obliterate({ force: true }).catch(() => undefined);
-  await q.close();
+  await obliterateQueues(REDIS_URL, [queueName]);
   await rollouts.events.close();
   await db?.close();
 });
@@ -111,7 +61,7 @@ describe('BullMQ workers (PostgreSQL + Redis)', () => {
       queue: 'bullmq',
     });
     const a = startWorker();
-    const aId = await a.id;
+    const aId = await a.ready;
     // Kill A once it has finished something and is in the middle of another episode.
     await until('worker A mid-episode', async () => {
       const done = await db.db.episode.count({ where: { runId, status: 'done', workerId: aId } });
@@ -128,7 +78,7 @@ describe('BullMQ workers (PostgreSQL + Redis)', () => {
     expect(orphaned.length).toBeGreaterThan(0);
 
     const b = startWorker();
-    await b.id;
+    await b.ready;
     const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(k);
