@@ -108,6 +108,7 @@ async function designContext(env: RoundEnv, baseline: Batch): Promise<DesignCont
       return stateCache;
     },
     tryActions: (actions) => tryActions(env.deps.bridges, baseSpec, taskId, stateSeed, actions),
+    listTasks: async (filter) => (bridge ? bridge.listTasks(filter) : []),
   };
 }
 

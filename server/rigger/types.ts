@@ -1,7 +1,7 @@
 // EnvRigger's shared shapes: what Observe produces, what a designer diagnoses and writes, and what
 // Validate decides. Designers see trajectories and the environment's interface, never the policy.
 import { z } from 'zod';
-import type { Json, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
+import type { Action, Json, TaskFilter, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
 import type { Axis } from '../../contracts/rigs.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
@@ -112,7 +112,9 @@ export interface DesignContext {
    */
   initialState(): Promise<Json>;
   /** Replays actions on a fresh environment: the results the designer can use to check a set-up. */
-  tryActions(actions: import('../../bridges/core/types.ts').Action[]): Promise<TryResult[]>;
+  tryActions(actions: Action[]): Promise<TryResult[]>;
+  /** The other tasks of the same bridge (e.g. one to chain after this one). */
+  listTasks(filter?: TaskFilter): Promise<TaskInfo[]>;
 }
 
 export interface TryResult {

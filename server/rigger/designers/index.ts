@@ -2,14 +2,11 @@
 // OpenAI-compatible endpoint, forced tool calls).
 import type { DesignerName } from '../../../contracts/rigs.ts';
 import type { Designer } from '../types.ts';
+import { HeuristicDesigner } from './heuristic/index.ts';
+import { LlmDesigner } from './llm.ts';
 
 export { DESIGNERS, type DesignerName } from '../../../contracts/rigs.ts';
 
 export async function createDesigner(name: DesignerName): Promise<Designer> {
-  if (name === 'llm') {
-    const { LlmDesigner } = await import('./llm.ts');
-    return LlmDesigner.fromConfig();
-  }
-  const { HeuristicDesigner } = await import('./heuristic/index.ts');
-  return new HeuristicDesigner();
+  return name === 'llm' ? LlmDesigner.fromConfig() : new HeuristicDesigner();
 }

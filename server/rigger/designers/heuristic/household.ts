@@ -264,9 +264,8 @@ export function filterObservation(observation) {
 
 /** Harder: chain a second task in the same room after the first. */
 export async function chainSecond(ctx: DesignContext, view: View): Promise<Structural | undefined> {
-  const { listHouseholdTasks } = await import('../../../../bridges/household/env.ts');
   const scene = /@scene(\d+)$/.exec(ctx.taskId)?.[0] ?? '';
-  const other = listHouseholdTasks({ split: view.task.split }).find(
+  const other = (await ctx.listTasks({ split: view.task.split })).find(
     (t) =>
       t.meta?.layout === view.task.layout && t.id !== view.task.id && t.type !== view.task.type,
   );

@@ -2,6 +2,7 @@
 // bridge's ordered candidate templates. Each template fixes the structure (what is scaffolded or made
 // harder); a time-pressure budget is the fine knob that brings a too-easy variant into the band. The
 // walk reads only earlier attempts and their K-sample statistics, so it is deterministic.
+import type { Json } from '../../../../bridges/core/types.ts';
 import { position } from '../../stats.ts';
 import type {
   Attempt,
@@ -159,7 +160,7 @@ export class HeuristicDesigner implements Designer {
       spec: composeSpec(ctx.baseSpec, plan),
       rationale,
       template: s.name,
-      params: params as unknown as import('../../../../bridges/core/types.ts').Json,
+      params: params as unknown as Json,
     };
   }
 

@@ -47,9 +47,7 @@ export function toy24Structurals(
   if (direction === 'harder') {
     return [
       async (ctx) => {
-        const tasks = await import('../../../../bridges/toy24/index.ts');
-        const bridge = tasks.toy24Bridge;
-        const list = await bridge.listTasks({ type: 'hard' });
+        const list = await ctx.listTasks({ type: 'hard' });
         const other = list.find((t) => t.id !== view.task && t.id !== ctx.taskId);
         if (!other) return undefined;
         return {
