@@ -4,6 +4,7 @@
 
 import { displayTaskId } from '../../bridges/core/capabilities.ts';
 import type { BridgeResolver } from '../../bridges/core/types.ts';
+import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { parseSpec } from '../harness/index.ts';
@@ -183,6 +184,65 @@ export interface ReviewResult {
   harnessVersionId: string | null;
 }
 
+const REVIEWED_CANDIDATE = {
+  id: true,
+  round: true,
+  iteration: true,
+  spec: true,
+  rationale: true,
+  writeError: true,
+  decision: true,
+  stats: true,
+  harnessVersionId: true,
+  rig: { select: { id: true, bridge: true, taskId: true, policy: true, projectId: true } },
+} satisfies Prisma.CandidateSelect;
+type ReviewedCandidate = Prisma.CandidateGetPayload<{ select: typeof REVIEWED_CANDIDATE }>;
+
+/**
+ * Files an approved candidate's spec in the task's harness library: a new version of the rig's
+ * harness, or the rig's first harness. Returns the version id, linked from the candidate.
+ */
+async function fileInLibrary(
+  { db, bridges }: RigStore,
+  c: ReviewedCandidate,
+  input: { by: string; projectId?: string },
+): Promise<string> {
+  const spec = parseSpec(c.spec);
+  const template = (c.stats as { template?: unknown } | null)?.template;
+  const versionName = `#${c.iteration + 1}${c.round > 0 ? ` round ${c.round + 1}` : ''}${
+    typeof template === 'string' ? ` · ${template}` : ''
+  }`;
+  const note = c.rationale.slice(0, 2000);
+  const sibling = await db.candidate.findFirst({
+    where: { rigId: c.rig.id, harnessVersionId: { not: null } },
+    select: { harnessVersion: { select: { harnessId: true } } },
+  });
+  const harnessId = sibling?.harnessVersion?.harnessId;
+  const version = harnessId
+    ? await saveHarnessVersion(db, {
+        harnessId,
+        name: versionName,
+        spec,
+        note,
+        createdBy: input.by,
+      })
+    : (
+        await createHarnessWithVersion(db, {
+          name: `EnvRigger: ${await shownTaskId(bridges, c.rig.bridge, c.rig.taskId)} vs ${c.rig.policy}`,
+          spec,
+          versionName,
+          note,
+          description: `Approved from rig ${c.rig.id} (${c.rig.bridge}:${c.rig.taskId}, policy ${c.rig.policy}).`,
+          createdBy: input.by,
+          projectId: input.projectId ?? c.rig.projectId,
+          // Filed under the benchmark task (the spec itself keeps the pinned scene).
+          taskId: await shownTaskId(bridges, c.rig.bridge, c.rig.taskId),
+        })
+      ).version;
+  await db.candidate.update({ where: { id: c.id }, data: { harnessVersionId: version.id } });
+  return version.id;
+}
+
 /**
  * A person's verdict on a candidate, kept beside the automatic decision (never replacing it).
  * Approving files the candidate's spec in the task's harness library: one harness per rig (created
@@ -202,20 +262,7 @@ export async function reviewCandidate(
 ): Promise<ReviewResult> {
   const c = await db.candidate.findUnique({
     where: { id: input.candidateId },
-    select: {
-      id: true,
-      round: true,
-      iteration: true,
-      spec: true,
-      rationale: true,
-      writeError: true,
-      decision: true,
-      stats: true,
-      harnessVersionId: true,
-      rig: {
-        select: { id: true, bridge: true, taskId: true, policy: true, projectId: true },
-      },
-    },
+    select: REVIEWED_CANDIDATE,
   });
   if (!c) throw new NotFoundError(`candidate '${input.candidateId}' not found`);
   const reason = (input.reason ?? '').trim();
@@ -226,44 +273,9 @@ export async function reviewCandidate(
     throw new InvalidInputError('say why the candidate is rejected (reason)');
   }
 
-  let versionId = c.harnessVersionId;
-  if (input.decision === 'approve' && !versionId) {
-    const spec = parseSpec(c.spec);
-    const template = (c.stats as { template?: unknown } | null)?.template;
-    const versionName = `#${c.iteration + 1}${c.round > 0 ? ` round ${c.round + 1}` : ''}${
-      typeof template === 'string' ? ` · ${template}` : ''
-    }`;
-    const note = c.rationale.slice(0, 2000);
-    const sibling = await db.candidate.findFirst({
-      where: { rigId: c.rig.id, harnessVersionId: { not: null } },
-      select: { harnessVersion: { select: { harnessId: true } } },
-    });
-    const harnessId = sibling?.harnessVersion?.harnessId;
-    const version = harnessId
-      ? await saveHarnessVersion(db, {
-          harnessId,
-          name: versionName,
-          spec,
-          note,
-          createdBy: input.by,
-        })
-      : (
-          await createHarnessWithVersion(db, {
-            name: `EnvRigger: ${await shownTaskId(bridges, c.rig.bridge, c.rig.taskId)} vs ${c.rig.policy}`,
-            spec,
-            versionName,
-            note,
-            description: `Approved from rig ${c.rig.id} (${c.rig.bridge}:${c.rig.taskId}, policy ${c.rig.policy}).`,
-            createdBy: input.by,
-            projectId: input.projectId ?? c.rig.projectId,
-            // Filed under the benchmark task (the spec itself keeps the pinned scene).
-            taskId: await shownTaskId(bridges, c.rig.bridge, c.rig.taskId),
-          })
-        ).version;
-    versionId = version.id;
-    await db.candidate.update({ where: { id: c.id }, data: { harnessVersionId: versionId } });
-  }
-
+  const versionId =
+    c.harnessVersionId ??
+    (input.decision === 'approve' ? await fileInLibrary({ db, bridges }, c, input) : null);
   if (versionId) {
     const a = await decideHarnessVersion(db, {
       harnessVersionId: versionId,

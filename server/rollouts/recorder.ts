@@ -15,22 +15,22 @@ import type { Db } from '../db/index.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { RunEvents } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
+import {
+  type BatchOutcome,
+  type ClaimedEpisode,
+  dropStaleStepsSql,
+  recordBatchSql,
+  startRunsSql,
+} from './recorder-sql.ts';
 import type { EpisodeResult } from './types.ts';
+
+export type { ClaimedEpisode } from './recorder-sql.ts';
 
 type Tx = Prisma.TransactionClient;
 
 export interface ClaimRequest {
   id: string;
   runId: string;
-}
-
-export interface ClaimedEpisode {
-  id: string;
-  runId: string;
-  attempt: number;
-  taskId: string;
-  seed: number;
-  ordinal: number;
 }
 
 export interface RecordRequest {
@@ -110,8 +110,6 @@ function episodeRow(r: RecordRequest) {
     durationMs: Math.round(res.durationMs),
   };
 }
-
-const json = (v: unknown) => JSON.stringify(v);
 
 /** Metrics over a run's stored episodes (inside a transaction or not). */
 export async function runMetrics(db: Tx, runId: string): Promise<RunMetrics> {
@@ -243,6 +241,18 @@ export class EpisodeRecorder {
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = this.db;
     const statements: Prisma.PrismaPromise<unknown>[] = [];
+    // A run moves queued -> running exactly once: under READ COMMITTED the status test is
+    // re-checked on the latest row after a lock wait, so only one writer gets the row back.
+    const mayStart = [...new Set(claims.map((c) => c.req.runId))].filter(
+      (id) => !this.started.has(id),
+    );
+    if (mayStart.length > 0) statements.push(startRunsSql(db, mayStart));
+    // Steps are written only with a winning outcome, so only a retried episode (attempt > 1) can
+    // hold rows of an earlier attempt (e.g. from an older version): drop those that are stale.
+    const retried = records
+      .filter((r) => r.req.attempt > 1)
+      .map((r) => ({ id: r.req.id, attempt: r.req.attempt }));
+    if (retried.length > 0) statements.push(dropStaleStepsSql(db, retried));
     // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
     // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy disk —
     // and with the lock held every writer of a run would queue behind it. So writes commit
@@ -251,117 +261,22 @@ export class EpisodeRecorder {
     // crash can lose only that last moment, i.e. leave episodes claimed or running, which
     // resumeUnfinishedRuns() dispatches again — never a duplicate. PGlite has no WAL writer
     // (nothing would flush until a later durable commit) and no concurrent writers: it stays durable.
-    const syncCommit = (await isEmbedded(db)) ? 'on' : 'off';
-    // A run moves queued -> running exactly once: under READ COMMITTED the status test is
-    // re-checked on the latest row after a lock wait, so only one writer gets the row back.
-    const mayStart = [...new Set(claims.map((c) => c.req.runId))].filter(
-      (id) => !this.started.has(id),
+    statements.push(
+      recordBatchSql(db, {
+        syncCommit: (await isEmbedded(db)) ? 'on' : 'off',
+        workerId: this.workerId,
+        runIds,
+        claimIds: claims.map((c) => c.req.id),
+        rows: records.map((r) => episodeRow(r.req)),
+        steps: records.flatMap((r) =>
+          r.req.result.trajectory.map((st) => stepRow(r.req.id, r.req.attempt, st)),
+        ),
+      }),
     );
-    if (mayStart.length > 0) {
-      statements.push(db.$executeRaw`
-        WITH s AS (
-          UPDATE "Run" SET status = 'running', "startedAt" = now()
-          WHERE id = ANY(${mayStart}::text[]) AND status = 'queued' RETURNING id)
-        INSERT INTO "RunEvent" ("runId", "type", "payload")
-        SELECT id, 'run_started'::"RunEventType", '{}'::jsonb FROM s ORDER BY id`);
-    }
-    // Steps are written only with a winning outcome, so only a retried episode (attempt > 1) can
-    // hold rows of an earlier attempt (e.g. from an older version): drop those that are stale.
-    const retried = records
-      .filter((r) => r.req.attempt > 1)
-      .map((r) => ({ id: r.req.id, attempt: r.req.attempt }));
-    if (retried.length > 0) {
-      statements.push(db.$executeRaw`
-        DELETE FROM "Step" AS s USING "Episode" AS e, json_to_recordset(${json(retried)}::json) AS v(id text, attempt int)
-        WHERE s."episodeId" = v.id AND e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'`);
-    }
-    const claimIds = claims.map((c) => c.req.id);
-    const rows = records.map((r) => episodeRow(r.req));
-    const steps = records.flatMap((r) =>
-      r.req.result.trajectory.map((st) => stepRow(r.req.id, r.req.attempt, st)),
-    );
-    statements.push(db.$queryRaw<{ claimed: ClaimedEpisode[]; won: string[] }[]>`
-      WITH
-      cfg AS (SELECT set_config('synchronous_commit', ${syncCommit}, true) AS v),
-      claimed AS (
-        UPDATE "Episode" AS e SET status = 'running', attempt = e.attempt + 1, "workerId" = ${this.workerId}, "startedAt" = now()
-        WHERE e.id = ANY(${claimIds}::text[]) AND e.status <> 'done'
-          AND e."runId" IN (SELECT id FROM "Run" WHERE id = ANY(${runIds}::text[]) AND status IN ('queued', 'running'))
-        RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e.ordinal),
-      v AS (
-        SELECT * FROM json_to_recordset(${json(rows)}::json) AS v(id text, attempt int, outcome text,
-          "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
-          "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)),
-      won AS (
-        UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
-          "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
-          "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
-          "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
-          "durationMs" = v."durationMs", "finishedAt" = now()
-        FROM v
-        WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
-        RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, v.outcome, v."failureCategory",
-          v."errorKind", v."errorMessage", v.steps, v.reward, v."durationMs"),
-      ins AS (
-        INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
-          "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
-          "invalid", "blocked", "changes", "info", "leg", "state", "meta")
-        SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction", s."rawObservation",
-          s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
-          s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta"
-        FROM json_to_recordset(${json(steps)}::json) AS s("episodeId" text, "index" int, "attempt" int,
-          "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
-          "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
-          "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
-          "leg" int, "state" jsonb, "meta" jsonb)
-        WHERE s."episodeId" IN (SELECT id FROM won)
-        RETURNING 1),
-      counts AS (
-        -- The filter on ins makes the step insert finish before the run rows are locked, so the
-        -- lock is held only for the run update, the event insert and the commit.
-        SELECT id, sum(n)::int AS n FROM (
-          SELECT "runId" AS id, 0 AS n FROM claimed UNION ALL SELECT "runId", 1 FROM won) AS x
-        WHERE (SELECT count(*) FROM ins) >= 0
-        GROUP BY id),
-      runs AS (
-        UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + c.n,
-          status = CASE WHEN r.status IN ('queued', 'running') AND c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal"
-            THEN 'completed'::"RunStatus" ELSE r.status END,
-          "finishedAt" = CASE WHEN c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
-        FROM counts AS c WHERE r.id = c.id
-        RETURNING r.id, r."episodesDone" AS done, r."episodesTotal" AS total, r.status::text AS status, c.n),
-      ev AS (
-        INSERT INTO "RunEvent" ("runId", "type", "payload")
-        SELECT x."runId", x.type::"RunEventType", x.payload FROM (
-          SELECT c."runId", 'episode_started' AS type, jsonb_build_object('episodeId', c.id, 'ordinal', c.ordinal,
-              'taskId', c."taskId", 'seed', c.seed, 'attempt', c.attempt, 'workerId', ${this.workerId}::text) AS payload,
-            1 AS grp, c.ordinal AS ord
-          FROM claimed AS c JOIN runs ON runs.id = c."runId"
-          UNION ALL
-          SELECT w."runId", 'episode_ended', jsonb_build_object('episodeId', w.id, 'ordinal', w.ordinal,
-              'taskId', w."taskId", 'seed', w.seed, 'outcome', w.outcome, 'failureCategory', w."failureCategory",
-              'errorKind', w."errorKind", 'error', w."errorMessage", 'steps', w.steps, 'reward', w.reward,
-              'durationMs', w."durationMs"),
-            2, w.ordinal
-          FROM won AS w JOIN runs ON runs.id = w."runId"
-          UNION ALL
-          SELECT runs.id, 'run_progress', jsonb_build_object('done', runs.done, 'total', runs.total), 3, 0
-          FROM runs WHERE runs.n > 0
-          UNION ALL
-          SELECT runs.id, 'run_completed', jsonb_build_object('status', runs.status, 'done', runs.done, 'total', runs.total), 4, 0
-          FROM runs WHERE runs.n > 0 AND runs.done >= runs.total) AS x
-        ORDER BY x."runId", x.grp, x.ord
-        RETURNING 1)
-      SELECT
-        (SELECT v FROM cfg) AS cfg,
-        (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
-        (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
-        (SELECT count(*) FROM ins)::int AS steps,
-        (SELECT count(*) FROM ev)::int AS events`);
 
     const results =
       statements.length === 1 ? [await statements[0]] : await db.$transaction(statements);
-    const main = (results[results.length - 1] as { claimed: ClaimedEpisode[]; won: string[] }[])[0];
+    const main = (results[results.length - 1] as BatchOutcome[])[0];
     const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
     const won = new Set(main?.won ?? []);
     for (const id of mayStart) this.started.add(id);

@@ -4,7 +4,7 @@
 // policy plays each held-out original task once. Episodes run in-process (deterministic, fast);
 // the result and the banks are persisted, the training episodes as runs (skills cite their ids).
 
-import type { BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
+import type { Bridge, BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
 import type { Db } from '../db/index.ts';
 import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -41,6 +41,14 @@ export {
 export { sampleTasks, skilledOptions } from './skilled.ts';
 
 type Input = CompareResult['input'];
+
+/** (b)'s and (c)'s training episodes, task by task. */
+interface Training {
+  train: TaskInfo[];
+  original: EpisodeResult[];
+  wrapped: { task: TaskInfo; r: EpisodeResult }[];
+  envharness: CompareResult['envharness'];
+}
 
 /** EnvRigger on one training task (envharness: 'rigger'), handed in so that skills need no rigger import. */
 export type RigRunner = (input: {
@@ -156,6 +164,57 @@ export async function compareSkillSources(
   const bridge = await deps.bridges.get(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
   getPolicy(input.policy);
+  const { train, evalTasks } = await sampleSplits(bridge, input);
+  const training = await playTraining(deps, input, train, say);
+
+  // Persisted comparisons record the training episodes as runs first, so the skills cite real
+  // episode ids (the studio links sources to trajectories); otherwise the ids are descriptive.
+  const ids = {
+    originalIds: train.map((t) => `original:${t.id}:${input.seed}`),
+    wrappedIds: training.wrapped.map((x) => `envharness:${x.task.id}:${input.seed}`),
+  };
+  if (store) {
+    say('recording training episodes');
+    await recordTraining(store, input, training, ids);
+  }
+
+  say(`extracting skills (${input.extractor})`);
+  const banks = await buildBanks(input, bridge.textTool, training, ids);
+  const rows: SourceRow[] = [];
+  for (const source of SKILL_SOURCES) {
+    say(
+      `evaluating '${source}' skills (${banks[source].skills.length}) on ${evalTasks.length} held-out tasks`,
+    );
+    const results = await evaluate(deps.bridges, input, banks[source], evalTasks);
+    const bankId =
+      store && source !== 'none'
+        ? await saveSourceBank(store.db, input, source, banks[source])
+        : null;
+    const trainOf =
+      source === 'none'
+        ? []
+        : source === 'original'
+          ? training.original
+          : training.wrapped.map((x) => x.r);
+    rows.push(row(source, banks[source], bankId, trainOf, results));
+  }
+
+  const result: CompareResult = {
+    id: null,
+    input,
+    trainTasks: train.map((t) => t.id),
+    evalTasks: evalTasks.map((t) => t.id),
+    envharness: training.envharness,
+    rows,
+    banks: { none: [], original: banks.original.skills, envharness: banks.envharness.skills },
+    durationMs: Math.round(performance.now() - started),
+  };
+  if (store) result.id = await saveComparison(store.db, result);
+  return result;
+}
+
+/** The training and held-out tasks, sampled from their splits with the comparison's seed. */
+async function sampleSplits(bridge: Bridge, input: Input) {
   const train = sampleTasks(
     await bridge.listTasks({ split: input.trainSplit }),
     input.envs,
@@ -169,15 +228,23 @@ export async function compareSkillSources(
   if (train.length === 0) throw new InvalidInputError(`split '${input.trainSplit}' has no tasks`);
   if (evalTasks.length === 0)
     throw new InvalidInputError(`split '${input.evalSplit}' has no tasks`);
-  const common = { policyId: input.policy, seed: input.seed, maxSteps: input.maxSteps };
+  return { train, evalTasks };
+}
 
-  // (b) the policy, without skills, on the original training envs.
+/** (b) the policy without skills on the original training envs; (c) the same envs wrapped by
+ * EnvHarness, same policy and seeds. */
+async function playTraining(
+  deps: CompareDeps,
+  input: Input,
+  train: TaskInfo[],
+  say: (line: string) => void,
+): Promise<Training> {
+  const common = { policyId: input.policy, seed: input.seed, maxSteps: input.maxSteps };
   say(`(b) ${train.length} original training envs`);
   const original: EpisodeResult[] = [];
   for (const t of train)
     original.push(await play(deps.bridges, { ...common, spec: baseSpec(input.bridge, t.id) }));
 
-  // (c) the same envs wrapped by EnvHarness, same policy and seeds.
   say(`(c) ${train.length} EnvHarness training envs (${input.envharness})`);
   const envharness: CompareResult['envharness'] = [];
   const wrapped: { task: TaskInfo; r: EpisodeResult }[] = [];
@@ -190,25 +257,17 @@ export async function compareSkillSources(
       : (original[i] as EpisodeResult);
     wrapped.push({ task: t, r });
   }
+  return { train, original, wrapped, envharness };
+}
 
-  // Persisted comparisons record the training episodes as runs first, so the skills cite real
-  // episode ids (the studio links sources to trajectories); otherwise the ids are descriptive.
-  const originalIds = train.map((t) => `original:${t.id}:${input.seed}`);
-  const wrappedIds = wrapped.map((x) => `envharness:${x.task.id}:${input.seed}`);
-  if (store) {
-    say('recording training episodes');
-    await recordTraining(
-      store,
-      input,
-      { train, original, wrapped, envharness },
-      { originalIds, wrappedIds },
-    );
-  }
-
-  // Same extraction for both sources.
-  say(`extracting skills (${input.extractor})`);
-  const textTool = bridge.textTool;
-  const banks: Record<SkillSource, SkillBankState> = {
+/** The same extraction for both sources; `none` is the empty bank. */
+async function buildBanks(
+  input: Input,
+  textTool: Bridge['textTool'],
+  { train, original, wrapped }: Training,
+  { originalIds, wrappedIds }: { originalIds: string[]; wrappedIds: string[] },
+): Promise<Record<SkillSource, SkillBankState>> {
+  return {
     none: new SkillBankState(),
     original: await buildBank(
       'original',
@@ -223,34 +282,6 @@ export async function compareSkillSources(
       input,
     ),
   };
-
-  const rows: SourceRow[] = [];
-  for (const source of SKILL_SOURCES) {
-    say(
-      `evaluating '${source}' skills (${banks[source].skills.length}) on ${evalTasks.length} held-out tasks`,
-    );
-    const results = await evaluate(deps.bridges, input, banks[source], evalTasks);
-    const bankId =
-      store && source !== 'none'
-        ? await saveSourceBank(store.db, input, source, banks[source])
-        : null;
-    const trainOf =
-      source === 'none' ? [] : source === 'original' ? original : wrapped.map((x) => x.r);
-    rows.push(row(source, banks[source], bankId, trainOf, results));
-  }
-
-  const result: CompareResult = {
-    id: null,
-    input,
-    trainTasks: train.map((t) => t.id),
-    evalTasks: evalTasks.map((t) => t.id),
-    envharness,
-    rows,
-    banks: { none: [], original: banks.original.skills, envharness: banks.envharness.skills },
-    durationMs: Math.round(performance.now() - started),
-  };
-  if (store) result.id = await saveComparison(store.db, result);
-  return result;
 }
 
 /** (c)'s environment for one training task: EnvRigger's accepted harness, or a validated template. */
@@ -342,12 +373,7 @@ async function validatedTemplate(
 async function recordTraining(
   store: { db: Db; events: RunEvents },
   input: Input,
-  played: {
-    train: TaskInfo[];
-    original: EpisodeResult[];
-    wrapped: { task: TaskInfo; r: EpisodeResult }[];
-    envharness: CompareResult['envharness'];
-  },
+  played: Training,
   ids: { originalIds: string[]; wrappedIds: string[] },
 ): Promise<void> {
   const first = played.train[0] as TaskInfo;

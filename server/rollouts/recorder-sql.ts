@@ -1,0 +1,152 @@
+// The recorder's SQL: one statement per batch of claims and results, built from the CTEs below
+// (data-modifying CTEs over JSON-encoded rows). See recorder.ts for the exactly-once rules.
+import { Prisma } from '../db/generated/client.ts';
+import type { Db } from '../db/index.ts';
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** Moves runs queued -> running (once: the status test is re-checked after a lock wait). */
+export function startRunsSql(db: Db, runIds: string[]) {
+  return db.$executeRaw`
+    WITH s AS (
+      UPDATE "Run" SET status = 'running', "startedAt" = now()
+      WHERE id = ANY(${runIds}::text[]) AND status = 'queued' RETURNING id)
+    INSERT INTO "RunEvent" ("runId", "type", "payload")
+    SELECT id, 'run_started'::"RunEventType", '{}'::jsonb FROM s ORDER BY id`;
+}
+
+/** Drops the steps an earlier attempt of a retried, still running episode left. */
+export function dropStaleStepsSql(db: Db, retried: { id: string; attempt: number }[]) {
+  return db.$executeRaw`
+    DELETE FROM "Step" AS s USING "Episode" AS e, json_to_recordset(${json(retried)}::json) AS v(id text, attempt int)
+    WHERE s."episodeId" = v.id AND e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'`;
+}
+
+export interface Batch {
+  /** 'off' on a PostgreSQL server (see recorder.ts), 'on' on PGlite. */
+  syncCommit: 'on' | 'off';
+  workerId: string;
+  runIds: string[];
+  claimIds: string[];
+  /** Episode result rows (recorder.ts episodeRow). */
+  rows: unknown[];
+  /** Step rows (recorder.ts stepRow). */
+  steps: unknown[];
+}
+
+/** An episode a worker claimed: its new attempt and what it plays. */
+export interface ClaimedEpisode {
+  id: string;
+  runId: string;
+  attempt: number;
+  taskId: string;
+  seed: number;
+  ordinal: number;
+}
+
+export interface BatchOutcome {
+  claimed: ClaimedEpisode[];
+  won: string[];
+}
+
+/** Claims: episodes not done, of runs still open, move to running under a new attempt. */
+const claimedCte = (b: Batch) => Prisma.sql`
+  claimed AS (
+    UPDATE "Episode" AS e SET status = 'running', attempt = e.attempt + 1, "workerId" = ${b.workerId}, "startedAt" = now()
+    WHERE e.id = ANY(${b.claimIds}::text[]) AND e.status <> 'done'
+      AND e."runId" IN (SELECT id FROM "Run" WHERE id = ANY(${b.runIds}::text[]) AND status IN ('queued', 'running'))
+    RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e.ordinal)`;
+
+/** Results: written only for the current attempt of a running episode (compare-and-set). */
+const wonCte = (b: Batch) => Prisma.sql`
+  v AS (
+    SELECT * FROM json_to_recordset(${json(b.rows)}::json) AS v(id text, attempt int, outcome text,
+      "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
+      "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)),
+  won AS (
+    UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
+      "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
+      "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
+      "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
+      "durationMs" = v."durationMs", "finishedAt" = now()
+    FROM v
+    WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
+    RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, v.outcome, v."failureCategory",
+      v."errorKind", v."errorMessage", v.steps, v.reward, v."durationMs")`;
+
+/** The steps of the winning results only. */
+const stepsCte = (b: Batch) => Prisma.sql`
+  ins AS (
+    INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
+      "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
+      "invalid", "blocked", "changes", "info", "leg", "state", "meta")
+    SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction", s."rawObservation",
+      s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
+      s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta"
+    FROM json_to_recordset(${json(b.steps)}::json) AS s("episodeId" text, "index" int, "attempt" int,
+      "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
+      "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
+      "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
+      "leg" int, "state" jsonb, "meta" jsonb)
+    WHERE s."episodeId" IN (SELECT id FROM won)
+    RETURNING 1)`;
+
+/** Run counters and completion, counting each winning result once. */
+const runsCte = Prisma.sql`
+  counts AS (
+    -- The filter on ins makes the step insert finish before the run rows are locked, so the
+    -- lock is held only for the run update, the event insert and the commit.
+    SELECT id, sum(n)::int AS n FROM (
+      SELECT "runId" AS id, 0 AS n FROM claimed UNION ALL SELECT "runId", 1 FROM won) AS x
+    WHERE (SELECT count(*) FROM ins) >= 0
+    GROUP BY id),
+  runs AS (
+    UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + c.n,
+      status = CASE WHEN r.status IN ('queued', 'running') AND c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal"
+        THEN 'completed'::"RunStatus" ELSE r.status END,
+      "finishedAt" = CASE WHEN c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END
+    FROM counts AS c WHERE r.id = c.id
+    RETURNING r.id, r."episodesDone" AS done, r."episodesTotal" AS total, r.status::text AS status, c.n)`;
+
+/** The run's events, built from the run update's output (ids drawn with the run row locked). */
+const eventsCte = (b: Batch) => Prisma.sql`
+  ev AS (
+    INSERT INTO "RunEvent" ("runId", "type", "payload")
+    SELECT x."runId", x.type::"RunEventType", x.payload FROM (
+      SELECT c."runId", 'episode_started' AS type, jsonb_build_object('episodeId', c.id, 'ordinal', c.ordinal,
+          'taskId', c."taskId", 'seed', c.seed, 'attempt', c.attempt, 'workerId', ${b.workerId}::text) AS payload,
+        1 AS grp, c.ordinal AS ord
+      FROM claimed AS c JOIN runs ON runs.id = c."runId"
+      UNION ALL
+      SELECT w."runId", 'episode_ended', jsonb_build_object('episodeId', w.id, 'ordinal', w.ordinal,
+          'taskId', w."taskId", 'seed', w.seed, 'outcome', w.outcome, 'failureCategory', w."failureCategory",
+          'errorKind', w."errorKind", 'error', w."errorMessage", 'steps', w.steps, 'reward', w.reward,
+          'durationMs', w."durationMs"),
+        2, w.ordinal
+      FROM won AS w JOIN runs ON runs.id = w."runId"
+      UNION ALL
+      SELECT runs.id, 'run_progress', jsonb_build_object('done', runs.done, 'total', runs.total), 3, 0
+      FROM runs WHERE runs.n > 0
+      UNION ALL
+      SELECT runs.id, 'run_completed', jsonb_build_object('status', runs.status, 'done', runs.done, 'total', runs.total), 4, 0
+      FROM runs WHERE runs.n > 0 AND runs.done >= runs.total) AS x
+    ORDER BY x."runId", x.grp, x.ord
+    RETURNING 1)`;
+
+/** Claims, results, steps, run counters and events of one batch, in one statement. */
+export function recordBatchSql(db: Db, b: Batch) {
+  return db.$queryRaw<BatchOutcome[]>`
+    WITH
+    cfg AS (SELECT set_config('synchronous_commit', ${b.syncCommit}, true) AS v),
+    ${claimedCte(b)},
+    ${wonCte(b)},
+    ${stepsCte(b)},
+    ${runsCte},
+    ${eventsCte(b)}
+    SELECT
+      (SELECT v FROM cfg) AS cfg,
+      (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
+      (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
+      (SELECT count(*) FROM ins)::int AS steps,
+      (SELECT count(*) FROM ev)::int AS events`;
+}
