@@ -1,7 +1,9 @@
 // Appendix G of the EnvHarness paper: the share of a split's tasks whose success rate lies in a band,
+
 // on the original tasks and after EnvRigger (the accepted candidate's validation rate; a task already
 // in the band keeps its original rate, one without an accepted candidate keeps its baseline).
 import { z } from 'zod';
+import type { TaskInfo } from '../../bridges/core/types.ts';
 import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { DESIGNERS } from './designers/index.ts';
@@ -72,56 +74,7 @@ export async function calibrate(
   const detail: CalibrateTask[] = [];
   for (const [i, t] of tasks.entries()) {
     hooks.onProgress?.(`[${i + 1}/${tasks.length}] ${t.id}`);
-    let r: Awaited<ReturnType<typeof runRig>>;
-    try {
-      r = await runRig(
-        deps,
-        {
-          task: `${input.bridge}:${t.id}`,
-          policy: input.policy,
-          designer: input.designer,
-          k: input.k,
-          maxIterations: input.maxIterations,
-          maxSteps: input.maxSteps,
-          band,
-        },
-        hooks,
-      );
-    } catch (e) {
-      // One task's failure (e.g. its baseline could not run) is reported, not fatal to the sweep.
-      const message = e instanceof Error ? e.message : String(e);
-      hooks.onProgress?.(`  failed: ${message}`);
-      detail.push({
-        taskId: t.id,
-        type: t.type,
-        rigId: '',
-        before: null,
-        after: null,
-        inBandBefore: false,
-        inBandAfter: false,
-        diagnosis: 'error',
-        iterations: 0,
-        accepted: null,
-        error: message,
-      });
-      continue;
-    }
-    const before = r.baseline.successRate;
-    const acceptedRate =
-      r.iterations.find((x) => x.decision === 'accept')?.validation?.successRate ?? null;
-    const after = r.accepted ? acceptedRate : before;
-    detail.push({
-      taskId: r.taskId,
-      type: t.type,
-      rigId: r.rigId,
-      before,
-      after,
-      inBandBefore: before !== null && inBand(before, band),
-      inBandAfter: after !== null && inBand(after, band),
-      diagnosis: r.diagnosis.label,
-      iterations: r.iterations.length,
-      accepted: r.accepted,
-    });
+    detail.push(await calibrateTask(deps, input, t, hooks));
   }
   const count = (f: (d: CalibrateTask) => boolean) => detail.filter(f).length;
   const share = (n: number) => (detail.length === 0 ? 0 : n / detail.length);
@@ -137,5 +90,64 @@ export async function calibrate(
     after: { inBand: a, share: share(a) },
     detail,
     durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** One task's rig, as a calibration row; a failed rig (e.g. its baseline could not run) is
+ * reported in its row, not fatal to the sweep. */
+async function calibrateTask(
+  deps: RigDeps,
+  input: z.output<typeof CalibrateInputSchema>,
+  t: TaskInfo,
+  hooks: RigHooks,
+): Promise<CalibrateTask> {
+  const band = input.band as [number, number];
+  let r: Awaited<ReturnType<typeof runRig>>;
+  try {
+    r = await runRig(
+      deps,
+      {
+        task: `${input.bridge}:${t.id}`,
+        policy: input.policy,
+        designer: input.designer,
+        k: input.k,
+        maxIterations: input.maxIterations,
+        maxSteps: input.maxSteps,
+        band,
+      },
+      hooks,
+    );
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    hooks.onProgress?.(`  failed: ${message}`);
+    return {
+      taskId: t.id,
+      type: t.type,
+      rigId: '',
+      before: null,
+      after: null,
+      inBandBefore: false,
+      inBandAfter: false,
+      diagnosis: 'error',
+      iterations: 0,
+      accepted: null,
+      error: message,
+    };
+  }
+  const before = r.baseline.successRate;
+  const acceptedRate =
+    r.iterations.find((x) => x.decision === 'accept')?.validation?.successRate ?? null;
+  const after = r.accepted ? acceptedRate : before;
+  return {
+    taskId: r.taskId,
+    type: t.type,
+    rigId: r.rigId,
+    before,
+    after,
+    inBandBefore: before !== null && inBand(before, band),
+    inBandAfter: after !== null && inBand(after, band),
+    diagnosis: r.diagnosis.label,
+    iterations: r.iterations.length,
+    accepted: r.accepted,
   };
 }

@@ -2,14 +2,14 @@
 // part switched off, per task type, on held-out tasks. Experience is a skill bank extracted (same
 // pipeline as the comparison's source (b)) from the bare policy's episodes on training envs.
 import { z } from 'zod';
-import type { BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
+import type { Bridge, BridgeResolver, TaskInfo } from '../../bridges/core/types.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { runEpisode } from '../rollouts/episode.ts';
 import type { EpisodeResult } from '../rollouts/types.ts';
 import { proposeEdits, SkillBankState } from './bank.ts';
-import { sampleTasks } from './compare.ts';
 import { digestEpisode } from './digest.ts';
 import { extractSkills } from './extract.ts';
+import { sampleTasks, statsByTaskType } from './skilled.ts';
 
 export const AblationInputSchema = z.object({
   bridge: z.string().min(1),
@@ -45,37 +45,7 @@ export async function runAblation(
     throw new InvalidInputError('give the bare policy; the variants wrap it');
   const bridge = await bridges.get(input.bridge);
   if (!bridge) throw new NotFoundError(`unknown bridge '${input.bridge}'`);
-  const spec = (task: string) => ({
-    version: 1 as const,
-    env: { type: 'base' as const, bridge: input.bridge, task },
-  });
-  const common = { seed: input.seed, maxSteps: input.maxSteps };
-
-  const train = sampleTasks(
-    await bridge.listTasks({ split: input.trainSplit }),
-    input.trainEnvs,
-    input.seed,
-  );
-  say(`experience: ${train.length} training episodes of ${input.policy}`);
-  const digests = [];
-  for (const t of train) {
-    const r = await runEpisode({ ...common, spec: spec(t.id), policyId: input.policy }, bridges);
-    digests.push(
-      digestEpisode({
-        id: `train:${t.id}:${input.seed}`,
-        bridge: input.bridge,
-        taskId: t.id,
-        taskType: t.type,
-        goal: t.goal,
-        success: r.outcome === 'success',
-        trajectory: r.trajectory,
-        ...(bridge.textTool ? { textTool: bridge.textTool } : {}),
-      }),
-    );
-  }
-  const bank = new SkillBankState();
-  bank.apply(proposeEdits(bank, await extractSkills('heuristic', digests)));
-
+  const bank = await experienceBank(bridges, bridge, input, say);
   const evalTasks = sampleTasks(
     await bridge.listTasks({ split: input.evalSplit }),
     input.evalEnvs,
@@ -95,8 +65,7 @@ export async function runAblation(
     for (const t of evalTasks) {
       const r = await runEpisode(
         {
-          ...common,
-          spec: spec(t.id),
+          ...episodeCommon(input, t.id),
           policyId,
           ...(policyId.startsWith('bpe(')
             ? { policyOptions: { experience: bank.skills as never } }
@@ -106,30 +75,77 @@ export async function runAblation(
       );
       results.push({ task: t, r });
     }
-    const scored = results.filter((x) => x.r.outcome !== 'error');
-    const perType: AblationRow['perType'] = {};
-    for (const x of scored) {
-      const e = perType[x.task.type] ?? { n: 0, successes: 0, rate: 0, meanSteps: 0 };
-      e.meanSteps = (e.meanSteps * e.n + x.r.steps) / (e.n + 1);
-      e.n += 1;
-      if (x.r.outcome === 'success') e.successes += 1;
-      e.rate = e.successes / e.n;
-      perType[x.task.type] = e;
-    }
-    const meta = scored.flatMap((x) =>
-      x.r.trajectory.filter((s) => s.executedAction === null && s.meta),
-    );
-    rows.push({
-      variant,
-      policy: policyId,
-      n: scored.length,
-      successRate:
-        scored.filter((x) => x.r.outcome === 'success').length / Math.max(1, scored.length),
-      meanSteps: scored.reduce((s, x) => s + x.r.steps, 0) / Math.max(1, scored.length),
-      metaSteps: meta.length / Math.max(1, scored.length),
-      invalidMeta: meta.filter((s) => s.invalid).length,
-      perType,
-    });
+    rows.push(ablationRow(variant, policyId, results));
   }
   return { input, skills: bank.skills.length, rows };
+}
+
+type Input = z.output<typeof AblationInputSchema>;
+
+function episodeCommon(input: Input, task: string) {
+  return {
+    spec: { version: 1 as const, env: { type: 'base' as const, bridge: input.bridge, task } },
+    seed: input.seed,
+    maxSteps: input.maxSteps,
+  };
+}
+
+/** Experience: skills extracted (heuristically) from the bare policy's training episodes. */
+async function experienceBank(
+  bridges: BridgeResolver,
+  bridge: Bridge,
+  input: Input,
+  say: (t: string) => void,
+): Promise<SkillBankState> {
+  const train = sampleTasks(
+    await bridge.listTasks({ split: input.trainSplit }),
+    input.trainEnvs,
+    input.seed,
+  );
+  say(`experience: ${train.length} training episodes of ${input.policy}`);
+  const digests = [];
+  for (const t of train) {
+    const r = await runEpisode({ ...episodeCommon(input, t.id), policyId: input.policy }, bridges);
+    digests.push(
+      digestEpisode({
+        id: `train:${t.id}:${input.seed}`,
+        bridge: input.bridge,
+        taskId: t.id,
+        taskType: t.type,
+        goal: t.goal,
+        success: r.outcome === 'success',
+        trajectory: r.trajectory,
+        ...(bridge.textTool ? { textTool: bridge.textTool } : {}),
+      }),
+    );
+  }
+  const bank = new SkillBankState();
+  bank.apply(proposeEdits(bank, await extractSkills('heuristic', digests)));
+  return bank;
+}
+
+function ablationRow(
+  variant: string,
+  policy: string,
+  results: { task: TaskInfo; r: EpisodeResult }[],
+): AblationRow {
+  const scored = results.filter((x) => x.r.outcome !== 'error');
+  const perType: AblationRow['perType'] = {};
+  for (const [type, e] of Object.entries(statsByTaskType(results))) {
+    perType[type] = { ...e, rate: e.successes / e.n };
+  }
+  const meta = scored.flatMap((x) =>
+    x.r.trajectory.filter((s) => s.executedAction === null && s.meta),
+  );
+  const n = Math.max(1, scored.length);
+  return {
+    variant,
+    policy,
+    n: scored.length,
+    successRate: scored.filter((x) => x.r.outcome === 'success').length / n,
+    meanSteps: scored.reduce((s, x) => s + x.r.steps, 0) / n,
+    metaSteps: meta.length / n,
+    invalidMeta: meta.filter((s) => s.invalid).length,
+    perType,
+  };
 }

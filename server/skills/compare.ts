@@ -26,7 +26,7 @@ import { digestEpisode, recalledIds } from './digest.ts';
 import { templateCandidates } from './envharness-templates.ts';
 import { extractSkills } from './extract.ts';
 import { recordPlayedRun } from './record.ts';
-import { sampleTasks, skilledOptions } from './skilled.ts';
+import { sampleTasks, skilledOptions, statsByTaskType } from './skilled.ts';
 import { saveBank, saveComparison } from './store.ts';
 import type { EpisodeDigest } from './types.ts';
 
@@ -120,14 +120,6 @@ function row(
 ): SourceRow {
   const scored = results.filter((x) => x.r.outcome !== 'error');
   const successes = scored.filter((x) => x.r.outcome === 'success');
-  const perType: SourceRow['perType'] = {};
-  for (const x of scored) {
-    const e = perType[x.task.type] ?? { n: 0, successes: 0, meanSteps: 0 };
-    e.meanSteps = (e.meanSteps * e.n + x.r.steps) / (e.n + 1);
-    e.n += 1;
-    if (x.r.outcome === 'success') e.successes += 1;
-    perType[x.task.type] = e;
-  }
   const trainScored = train.filter((r) => r.outcome !== 'error');
   const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
   const interval = wilsonInterval(successes.length, scored.length);
@@ -146,7 +138,7 @@ function row(
     interval: [interval[0], interval[1]],
     meanSteps: mean(scored.map((x) => x.r.steps)),
     meanStepsSuccess: successes.length === 0 ? null : mean(successes.map((x) => x.r.steps)),
-    perType,
+    perType: statsByTaskType(results),
     errors: results.length - scored.length,
   };
 }

@@ -39,3 +39,25 @@ export function skilledOptions(
     skillText: hits.map((h) => `${h.title}: ${h.content}`),
   };
 }
+
+export interface TypeStats {
+  n: number;
+  successes: number;
+  meanSteps: number;
+}
+
+/** Success and mean steps per task type, over scored (not errored) episodes. */
+export function statsByTaskType(
+  results: { task: TaskInfo; r: { outcome: string; steps: number } }[],
+): Record<string, TypeStats> {
+  const out: Record<string, TypeStats> = {};
+  for (const x of results) {
+    if (x.r.outcome === 'error') continue;
+    const e = out[x.task.type] ?? { n: 0, successes: 0, meanSteps: 0 };
+    e.meanSteps = (e.meanSteps * e.n + x.r.steps) / (e.n + 1);
+    e.n += 1;
+    if (x.r.outcome === 'success') e.successes += 1;
+    out[x.task.type] = e;
+  }
+  return out;
+}

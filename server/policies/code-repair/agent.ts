@@ -157,27 +157,36 @@ export async function repairAgent(
     await io.act(act('run_tests', failingFile ? { file: failingFile } : {}), 'check the fix');
     return submit('edited the first match');
   }
-  // Careful: try each candidate, keep the one that makes the tests pass, undo the others.
+  const fixedBy = await tryEach(io, found.path, lines, tries, failingFile, budgetLeft);
+  return submit(fixedBy ? `fixed by ${fixedBy}` : 'out of ideas; submitting the best attempt');
+}
+
+/**
+ * The careful agent: tries each candidate, keeps the one that makes the tests pass and undoes the
+ * others. Returns the change that fixed it, if any.
+ */
+async function tryEach(
+  io: AgentIo,
+  path: string,
+  lines: Map<number, string>,
+  tries: Candidate[],
+  failingFile: string | undefined,
+  budgetLeft: () => number,
+): Promise<string | undefined> {
   let current: { line: number; text: string } | undefined;
   for (const c of tries) {
     const fromText = current && current.line === c.line ? current.text : c.from;
     if (current && current.line !== c.line) {
       if (budgetLeft() < 4) break;
       const { old, prefix } = uniqueOld(lines, current.line, current.text);
-      await io.act(
-        act('edit', { path: found.path, old, new: prefix + lines.get(current.line)! }),
-        'undo',
-      );
+      await io.act(act('edit', { path, old, new: prefix + lines.get(current.line)! }), 'undo');
       current = undefined;
     }
     if (budgetLeft() < 3) break;
     const view = new Map(lines);
     view.set(c.line, fromText);
     const { old, prefix } = uniqueOld(view, c.line, fromText);
-    const edited = await io.act(
-      act('edit', { path: found.path, old, new: prefix + c.to }),
-      `try ${c.change}`,
-    );
+    const edited = await io.act(act('edit', { path, old, new: prefix + c.to }), `try ${c.change}`);
     if (!edited.text.startsWith('Edited')) continue;
     current = { line: c.line, text: c.to };
     const check = parseTestRun(
@@ -186,8 +195,8 @@ export async function repairAgent(
     );
     if (check && check.failed === 0 && check.total > 0) {
       const all = parseTestRun((await io.act(act('run_tests'), 'run everything')).text);
-      if (all && all.failed === 0) return submit(`fixed by ${c.change}`);
+      if (all && all.failed === 0) return c.change;
     }
   }
-  return submit('out of ideas; submitting the best attempt');
+  return undefined;
 }
