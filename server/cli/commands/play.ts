@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { StepInfo, ToolSpec } from '../../../bridges/core/types.ts';
 import type { TextTool } from '../../harness/index.ts';
 import { type CliIO, type Command, intOption, stringOption } from '../command.ts';
-import type { EpisodeClient } from '../episode.ts';
+import type { EpisodeClient, EpisodeEnd, StepOutput } from '../episode.ts';
 import { episodeClient, isolationOptions } from '../isolation.ts';
 import { type ActionLine, loadSpec, parseActionLines } from '../spec-input.ts';
 
@@ -70,16 +70,7 @@ export const command: Command = {
           prompt();
           continue;
         }
-        let entry: ActionLine | undefined;
-        try {
-          [entry] = parseActionLines(line, 'input');
-        } catch (error) {
-          io.out(`${(error as Error).message}\n`);
-        }
-        if (entry && !('action' in entry) && !textTool) {
-          io.out('This environment has no text tool: type a JSON action.\n');
-          entry = undefined;
-        }
+        const entry = readEntry(line, io, textTool);
         if (!entry) {
           prompt();
           continue;
@@ -97,33 +88,14 @@ export const command: Command = {
         info = step.info;
         tools = outcome.tools;
         textTool = outcome.textTool;
-        const flags = [
-          step.blocked !== undefined ? `blocked: ${step.blocked}` : '',
-          step.info.invalid ? 'invalid' : '',
-          step.reward !== 0 ? `reward ${step.reward}` : '',
-        ].filter(Boolean);
-        io.out(
-          `${step.observation.text}${flags.length ? `  [${flags.join('; ')}]` : ''}\n${describeAdmissible(info)}`,
-        );
+        io.out(`${describeStep(step)}\n${describeAdmissible(info)}`);
         if (step.terminated || step.truncated) {
           ended = true;
           break;
         }
         prompt();
       }
-      const end = await client.finish();
-      if (!end) {
-        io.out('\nNo evaluation: the episode was stopped by a harness error.\n');
-        return broken ? 1 : 0;
-      }
-      const { evaluation } = end;
-      const metrics = Object.entries(evaluation.metrics)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ');
-      io.out(
-        `\n${ended ? 'Episode over' : 'Stopped'}: ${evaluation.success ? 'SUCCESS' : 'not solved'} (score ${evaluation.score}` +
-          `${metrics ? `; ${metrics}` : ''}) after ${end.agentSteps} agent steps.\n`,
-      );
+      io.out(describeEnd(await client.finish(), ended));
       return broken ? 1 : 0;
     } finally {
       rl.close();
@@ -131,6 +103,47 @@ export const command: Command = {
     }
   },
 };
+
+/** A typed line as an action, or undefined (with the reason shown) when it is not one. */
+function readEntry(
+  line: string,
+  io: CliIO,
+  textTool: TextTool | undefined,
+): ActionLine | undefined {
+  let entry: ActionLine | undefined;
+  try {
+    [entry] = parseActionLines(line, 'input');
+  } catch (error) {
+    io.out(`${(error as Error).message}\n`);
+    return undefined;
+  }
+  if (entry && !('action' in entry) && !textTool) {
+    io.out('This environment has no text tool: type a JSON action.\n');
+    return undefined;
+  }
+  return entry;
+}
+
+function describeStep(step: StepOutput): string {
+  const flags = [
+    step.blocked !== undefined ? `blocked: ${step.blocked}` : '',
+    step.info.invalid ? 'invalid' : '',
+    step.reward !== 0 ? `reward ${step.reward}` : '',
+  ].filter(Boolean);
+  return `${step.observation.text}${flags.length ? `  [${flags.join('; ')}]` : ''}`;
+}
+
+function describeEnd(end: EpisodeEnd | undefined, ended: boolean): string {
+  if (!end) return '\nNo evaluation: the episode was stopped by a harness error.\n';
+  const { evaluation } = end;
+  const metrics = Object.entries(evaluation.metrics)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return (
+    `\n${ended ? 'Episode over' : 'Stopped'}: ${evaluation.success ? 'SUCCESS' : 'not solved'} (score ${evaluation.score}` +
+    `${metrics ? `; ${metrics}` : ''}) after ${end.agentSteps} agent steps.\n`
+  );
+}
 
 async function meta(
   line: string,
