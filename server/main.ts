@@ -4,18 +4,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import next from 'next';
-import { appRouter } from './api/root.ts';
-import { createRequestContext } from './auth/context.ts';
-import { handleAuthRoute } from './auth/http.ts';
 import { composeServices, type Services } from './compose.ts';
 import { config } from './config.ts';
 import { loadDemo } from './demo.ts';
-import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
+import { studioRequestHandler } from './http.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TRPC_PREFIX = '/api/trpc/';
 
 async function startServices(): Promise<Services> {
   // Opening the database applies pending migrations.
@@ -45,26 +40,10 @@ async function main(): Promise<void> {
   const handleNext = nextApp.getRequestHandler();
   await nextApp.prepare();
 
-  const handleTrpc = createHTTPHandler({
-    router: appRouter,
-    basePath: TRPC_PREFIX,
-    maxBodySize: MAX_BODY_BYTES,
-    // Team mode resolves the session / share cookie here; the embedded default is one local user.
-    createContext: ({ req }) => createRequestContext(services, req),
-    onError: ({ error, path: procedure }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') {
-        console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
-      }
-    },
-  });
-
   // Security headers, CSRF-safe mutations and the body limit wrap both handlers (server/hardening/web.ts).
   const server = createServer(
-    withWebSecurity({
+    studioRequestHandler(services, {
       dev,
-      trpcPrefix: TRPC_PREFIX,
-      trpc: handleTrpc,
-      before: (req, res) => handleAuthRoute(services.accounts, req, res),
       next: (req: IncomingMessage, res: ServerResponse) => {
         handleNext(req, res).catch((err: unknown) => {
           console.error('next:', err);

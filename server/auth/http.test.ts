@@ -1,23 +1,14 @@
-// Team mode over HTTP (the server's real request pipeline with a stand-in for Next): pages need a
-// session, the sign-in form sets an HttpOnly cookie the API then honours, share links set a
-// read-only cookie and land on the shared page.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../api/root.ts';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import { withWebSecurity } from '../hardening/web.ts';
+import { serveStudio, type TestServer } from '../testing/http.ts';
 import { testServices } from '../testing/services.ts';
-import { createRequestContext } from './context.ts';
-import { handleAuthRoute } from './http.ts';
 import type { Accounts } from './service.ts';
 
 let handle: TestDb;
 let services: Services;
 let accounts: Accounts;
-let server: Server;
+let web: TestServer;
 let base: string;
 let runId = '';
 
@@ -49,29 +40,17 @@ beforeAll(async () => {
       },
     })
   ).id;
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: '/api/trpc/',
-    createContext: ({ req }) => createRequestContext(services, req),
+  web = await serveStudio(services, {
+    next: (_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end('<p>studio page</p>');
+    },
   });
-  server = createServer(
-    withWebSecurity({
-      trpcPrefix: '/api/trpc/',
-      trpc,
-      before: (req, res) => handleAuthRoute(accounts, req, res),
-      next: (_req, res) => {
-        res.setHeader('Content-Type', 'text/html');
-        res.end('<p>studio page</p>');
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = web.base;
 }, 60_000);
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await web?.close();
   await services.close();
   await handle.close();
 });

@@ -1,21 +1,18 @@
 // Load over real HTTP: 50 SSE clients on the tRPC subscription endpoint (runs.live), served by the
-// handler composition of server/main.ts (the app router's standalone HTTP handler inside the web
-// security wrapper; Next is replaced by a stub) on a loopback port, following 4 concurrent runs.
+// studio's request handler (server/http.ts, the one server/main.ts serves; Next is replaced by a
+// stub) on a loopback port, following 4 concurrent runs.
 // Every stored event reaches every client of its run once, in order; latency (commit to receipt
 // by the client) is reported.
-import { createServer, type IncomingMessage, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../api/root.ts';
 import { createContext } from '../api/trpc.ts';
 import { LOCAL_CALLER } from '../auth/caller.ts';
 import type { Services } from '../compose.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { counterEngine, counterSpec } from '../rollouts/testing.ts';
+import { serveStudio, type TestServer } from '../testing/http.ts';
 import { testServices } from '../testing/services.ts';
 import { percentile } from './load.ts';
-import { MAX_BODY_BYTES, withWebSecurity } from './web.ts';
 
 const RUNS = 4;
 const VIEWERS = 50;
@@ -23,33 +20,22 @@ const EPISODES = 40;
 
 let handle: TestDb;
 let services: Services;
-let server: Server;
+let web: TestServer;
 let base: string;
 
 beforeAll(async () => {
   handle = await createTestDb('postgres');
   // A few ms per step keeps the runs going while the clients connect, so most events are live.
   services = await testServices(handle, { engine: counterEngine({ delayMs: 25 }) });
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: '/api/trpc/',
-    maxBodySize: MAX_BODY_BYTES,
-    createContext: () => createContext(services, LOCAL_CALLER),
+  web = await serveStudio(services, {
+    context: () => createContext(services, LOCAL_CALLER),
+    next: (_req, res) => res.end(),
   });
-  server = createServer(
-    withWebSecurity({
-      trpcPrefix: '/api/trpc/',
-      trpc,
-      next: (_req, res) => res.end(),
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = web.base;
 }, 60_000);
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await web?.close();
   await services?.close();
   await handle?.close();
 });

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import { defaultEngine } from '../rollouts/default-engine.ts';
-import type { RunEventRecord } from '../rollouts/events.ts';
 import type { Rollouts } from '../rollouts/service.ts';
 import { testRollouts } from '../rollouts/testing.ts';
 import {
@@ -48,17 +47,6 @@ function startWorker(): Promise<string> {
   });
   children.push(worker.child);
   return worker.ready;
-}
-
-async function allEvents(runId: string): Promise<RunEventRecord[]> {
-  const out: RunEventRecord[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await rollouts.events.list(runId, after);
-    if (page.length === 0) return out;
-    out.push(...page);
-    after = page.at(-1)?.id;
-  }
 }
 
 beforeAll(async () => {
@@ -118,7 +106,7 @@ describe('server restart mid-run (scale-out: PostgreSQL + Redis + BullMQ)', () =
 
     const episodes = (await rollouts.listEpisodes(runId)).items;
     expect(episodes).toHaveLength(EPISODES);
-    const stored = await allEvents(runId);
+    const stored = await rollouts.events.listAll(runId);
     const ended = stored.filter((e) => e.type === 'episode_ended');
     expect(ended).toHaveLength(EPISODES);
     expect(new Set(ended.map((e) => (e.payload as { episodeId: string }).episodeId)).size).toBe(

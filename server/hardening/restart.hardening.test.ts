@@ -5,7 +5,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../db/testing.ts';
-import type { RunEventRecord } from '../rollouts/events.ts';
 import type { Rollouts } from '../rollouts/service.ts';
 import { counterEngine, testRollouts } from '../rollouts/testing.ts';
 
@@ -27,17 +26,6 @@ afterAll(async () => {
   await rollouts.close();
   await handle.close();
 });
-
-async function allEvents(runId: string): Promise<RunEventRecord[]> {
-  const out: RunEventRecord[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await rollouts.events.list(runId, after);
-    if (page.length === 0) return out;
-    out.push(...page);
-    after = page.at(-1)?.id;
-  }
-}
 
 describe('server restart mid-run (embedded queue)', () => {
   it('re-queues unfinished episodes: each recorded once, run completes, viewer resumes gap-free', async () => {
@@ -108,7 +96,7 @@ describe('server restart mid-run (embedded queue)', () => {
     expect(episodes.every((e) => e.status === 'done' && e.outcome !== null)).toBe(true);
     expect(new Set(episodes.map((e) => e.seed)).size).toBe(EPISODES);
 
-    const stored = await allEvents(runId);
+    const stored = await rollouts.events.listAll(runId);
     const ended = stored.filter((e) => e.type === 'episode_ended');
     // Exactly once: one episode_ended per episode, none for a dead attempt.
     expect(ended).toHaveLength(EPISODES);

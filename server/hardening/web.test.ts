@@ -1,19 +1,17 @@
-// The studio server's request handler (the same wrapper server/main.ts uses, with the real tRPC
-// handler and a stand-in for Next) over HTTP on loopback: security headers, CSRF-safe mutations,
+// The studio's request handler (server/http.ts, the one server/main.ts serves, with a stand-in
+// for Next) over HTTP on loopback: security headers, CSRF-safe mutations,
 // the 1 MiB body limit.
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../api/root.ts';
 import { createContext } from '../api/trpc.ts';
 import { LOCAL_CALLER } from '../auth/caller.ts';
 import type { Services } from '../compose.ts';
 import { type DbHandle, openDb } from '../db/index.ts';
+import { serveStudio, type TestServer } from '../testing/http.ts';
 import { testServices } from '../testing/services.ts';
-import { contentSecurityPolicy, MAX_BODY_BYTES, withWebSecurity } from './web.ts';
+import { contentSecurityPolicy, MAX_BODY_BYTES } from './web.ts';
 
-let server: Server;
+let web: TestServer;
 let handle: DbHandle;
 let services: Services;
 let base: string;
@@ -22,30 +20,19 @@ let pagesServed = 0;
 beforeAll(async () => {
   handle = await openDb({ kind: 'pglite', memory: true });
   services = await testServices(handle);
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: '/api/trpc/',
-    maxBodySize: MAX_BODY_BYTES,
-    createContext: () => createContext(services, LOCAL_CALLER),
+  web = await serveStudio(services, {
+    context: () => createContext(services, LOCAL_CALLER),
+    next: (_req, res) => {
+      pagesServed += 1;
+      res.setHeader('Content-Type', 'text/html');
+      res.end('<!doctype html><title>studio</title>');
+    },
   });
-  server = createServer(
-    withWebSecurity({
-      trpcPrefix: '/api/trpc/',
-      trpc,
-      next: (_req, res) => {
-        pagesServed += 1;
-        res.setHeader('Content-Type', 'text/html');
-        res.end('<!doctype html><title>studio</title>');
-      },
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = web.base;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await web?.close();
   await services.close();
   await handle.close();
 });

@@ -63,6 +63,17 @@ export async function saveHarnessVersion(
   return withSpec(version);
 }
 
+/** What a harness row shows, in the list and on its page. */
+const HARNESS_FIELDS = {
+  id: true,
+  name: true,
+  bridge: true,
+  taskId: true,
+  status: true,
+  description: true,
+  createdAt: true,
+} as const;
+
 /**
  * A person's decision on a version, recorded with who and why; the harness takes the status of the
  * latest decision. `candidateId` links the same record to the EnvRigger candidate it came from.
@@ -115,13 +126,7 @@ export function listHarnesses(
     orderBy: { updatedAt: 'desc' },
     take: 200,
     select: {
-      id: true,
-      name: true,
-      bridge: true,
-      taskId: true,
-      status: true,
-      description: true,
-      createdAt: true,
+      ...HARNESS_FIELDS,
       updatedAt: true,
       versions: {
         orderBy: { version: 'desc' },
@@ -138,13 +143,7 @@ export async function getHarness(db: Db, id: string) {
   const harness = await db.harness.findUnique({
     where: { id },
     select: {
-      id: true,
-      name: true,
-      bridge: true,
-      taskId: true,
-      status: true,
-      description: true,
-      createdAt: true,
+      ...HARNESS_FIELDS,
       versions: {
         orderBy: { version: 'asc' },
         select: {

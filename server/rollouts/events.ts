@@ -103,6 +103,16 @@ export class RunEvents {
     return rows.map(toRecord);
   }
 
+  /** Every stored event of a run, in id order (page by page). */
+  async listAll(runId: string): Promise<RunEventRecord[]> {
+    const out: RunEventRecord[] = [];
+    for (let page = await this.list(runId); page.length > 0; ) {
+      out.push(...page);
+      page = await this.list(runId, page.at(-1)?.id);
+    }
+    return out;
+  }
+
   /** The newest event id of a run (a fresh subscriber's starting point), if any. */
   async lastId(runId: string): Promise<string | undefined> {
     const last = await this.db.runEvent.findFirst({

@@ -1,0 +1,44 @@
+// The studio's request handler: the tRPC API and the auth routes, behind the web security layer
+// (headers, CSRF-safe mutations, body limit); every other request goes to `next` (Next's pages).
+// server/main.ts serves it; HTTP tests serve the same handler with a stand-in for Next.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { appRouter } from './api/root.ts';
+import type { Context } from './api/trpc.ts';
+import { createRequestContext } from './auth/context.ts';
+import { handleAuthRoute } from './auth/http.ts';
+import type { Services } from './compose.ts';
+import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
+
+export const TRPC_PREFIX = '/api/trpc/';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface StudioHandlerOptions {
+  /** Next's request handler (pages). */
+  next: Handler;
+  dev?: boolean;
+  /** Who calls: by default the session / share cookie in team mode, else the one local user. */
+  context?: (req: IncomingMessage) => Context | Promise<Context>;
+}
+
+export function studioRequestHandler(services: Services, o: StudioHandlerOptions): Handler {
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: TRPC_PREFIX,
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: ({ req }) => (o.context ? o.context(req) : createRequestContext(services, req)),
+    onError: ({ error, path: procedure }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
+      }
+    },
+  });
+  return withWebSecurity({
+    ...(o.dev !== undefined ? { dev: o.dev } : {}),
+    trpcPrefix: TRPC_PREFIX,
+    trpc,
+    before: (req, res) => handleAuthRoute(services.accounts, req, res),
+    next: o.next,
+  });
+}
