@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../db/queries.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { AXES, type CandidateDraft, type Decision, type DiagnosisReport } from './types.ts';
 
-const candidateSelect = {
+export const candidateSelect = {
   id: true,
   round: true,
   iteration: true,

@@ -15,6 +15,7 @@ import {
   saveHarnessVersion,
 } from '../harnesses/library.ts';
 import type { DesignerName } from './designers/index.ts';
+import { candidateSelect } from './records.ts';
 import type { Axis, Evidence } from './types.ts';
 
 export interface RigCandidateView {
@@ -185,14 +186,7 @@ export interface ReviewResult {
 }
 
 const REVIEWED_CANDIDATE = {
-  id: true,
-  round: true,
-  iteration: true,
-  spec: true,
-  rationale: true,
-  writeError: true,
-  decision: true,
-  stats: true,
+  ...candidateSelect,
   harnessVersionId: true,
   rig: { select: { id: true, bridge: true, taskId: true, policy: true, projectId: true } },
 } satisfies Prisma.CandidateSelect;

@@ -17,7 +17,8 @@ import {
 /** Skills used at least this often are kept through consolidation (never deleted or merged away). */
 export const PROTECTED_USES = 5;
 
-const DraftFields = {
+/** A skill as a designer or extractor proposes it. */
+export const DraftFields = {
   category: z.enum(SKILL_CATEGORIES),
   taskType: z.string().nullable().optional(),
   title: z.string().min(1).max(200),

@@ -9,7 +9,8 @@ import { firstIssue } from '../../contracts/issues.ts';
 import { config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
 import { PolicyInfraError } from '../policies/types.ts';
-import { type EpisodeDigest, SKILL_CATEGORIES, type SkillDraft } from './types.ts';
+import { DraftFields } from './bank.ts';
+import type { EpisodeDigest, SkillDraft } from './types.ts';
 
 export interface LlmSettings {
   baseUrl?: string | undefined;
@@ -18,18 +19,7 @@ export interface LlmSettings {
 }
 
 const ProposalSchema = z.object({
-  skills: z
-    .array(
-      z.object({
-        category: z.enum(SKILL_CATEGORIES),
-        taskType: z.string().nullable().optional(),
-        title: z.string().min(1).max(200),
-        description: z.string().max(1000).default(''),
-        content: z.string().min(1).max(4000),
-        sourceEpisodeIds: z.array(z.string()).default([]),
-      }),
-    )
-    .max(50),
+  skills: z.array(z.object(DraftFields)).max(50),
 });
 
 const SYSTEM = `You distil reusable skills from agent trajectories (ReasoningBank style) into an experience store with four categories:

@@ -6,6 +6,7 @@ import {
   ComparisonResultsSchema,
   type SkillBankSource,
 } from '../../contracts/skills.ts';
+import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn, parseOptionalColumn } from '../db/json.ts';
 import { NotFoundError } from '../errors.ts';
@@ -239,18 +240,7 @@ const CMP_SELECT = {
   createdAt: true,
 } as const;
 
-function toCmp(r: {
-  id: string;
-  bridge: string;
-  policy: string;
-  trainSplit: string;
-  evalSplit: string;
-  envs: number;
-  config: unknown;
-  results: unknown;
-  status: string;
-  createdAt: Date;
-}): ComparisonInfo {
+function toCmp(r: Prisma.ComparisonGetPayload<{ select: typeof CMP_SELECT }>): ComparisonInfo {
   return {
     ...r,
     config: parseColumn(JsonSchemaZ, r.config, `Comparison ${r.id} config`),
