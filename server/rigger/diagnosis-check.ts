@@ -6,7 +6,13 @@
 import type { Action } from '../../bridges/core/types.ts';
 import type { CheckRemoval, Claim } from '../../contracts/rigs.ts';
 import type { StepRecord } from '../harness/types.ts';
-import type { DiagnosisCheck, DiagnosisReport, Evidence, ObservedEpisode } from './types.ts';
+import type {
+  DiagnosisCheck,
+  DiagnosisReport,
+  ObservedEpisode,
+  StoredDiagnosis,
+  StoredEvidence,
+} from './types.ts';
 
 /** The text of an action as the agent emitted it: a text tool's one string, else the tool call. */
 export function actionText(action: Action): string {
@@ -87,7 +93,7 @@ function backed(sentence: string, holding: Claim[]): boolean {
   return negations(sentence).every((n) => spans.some(([a, b]) => n >= a && n < b));
 }
 
-function texts(d: DiagnosisReport): string[] {
+function texts(d: StoredDiagnosis): string[] {
   return [d.description, ...(d.secondary ?? []).map((s) => s.description)];
 }
 
@@ -95,7 +101,7 @@ function texts(d: DiagnosisReport): string[] {
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 const short = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-function evidenceProblem(e: Evidence, byId: Map<string, ObservedEpisode>): string | undefined {
+function evidenceProblem(e: StoredEvidence, byId: Map<string, ObservedEpisode>): string | undefined {
   const episode = byId.get(e.episodeId);
   if (!episode) return 'not an episode of the baseline';
   const step = episode.trajectory.find((s) => s.index === e.step);
@@ -109,7 +115,7 @@ function evidenceProblem(e: Evidence, byId: Map<string, ObservedEpisode>): strin
 
 function claimProblem(
   c: Claim,
-  d: DiagnosisReport,
+  d: StoredDiagnosis,
   byId: Map<string, ObservedEpisode>,
 ): string | undefined {
   if (!texts(d).some((t) => t.includes(c.phrase))) return 'the diagnosis does not state it';
@@ -123,11 +129,11 @@ function claimProblem(
   return undefined;
 }
 
-const describeEvidence = (e: Evidence) =>
+const describeEvidence = (e: StoredEvidence) =>
   `episode ${e.episodeId} step ${e.step}: ${e.quote ? `"${e.quote}"` : '(no quote)'}`;
 
 /** Everything in a diagnosis that does not hold on these episodes; empty when it passes. */
-export function checkDiagnosis(d: DiagnosisReport, episodes: ObservedEpisode[]): CheckRemoval[] {
+export function checkDiagnosis(d: StoredDiagnosis, episodes: ObservedEpisode[]): CheckRemoval[] {
   const byId = new Map(episodes.map((e) => [e.episodeId, e]));
   const problems: CheckRemoval[] = [];
   for (const e of d.evidence) {

@@ -184,7 +184,8 @@ function skipsTransform(facts: HouseholdFacts[], task: TaskInfo): Finding | unde
   );
   if (c) {
     claims.push(c);
-    const who = never.length === early.length ? `all ${never.length}` : `${never.length}`;
+    const all = never.length === 2 ? 'both' : `all ${never.length}`;
+    const who = never.length === early.length ? all : `${never.length}`;
     text.push(
       `In ${never.length === 1 && early.length === 1 ? 'that episode' : `${who} of them`} it ${phrase}.`,
     );
