@@ -5,6 +5,7 @@
 // what it removed and why, and is the only way to a CheckedDiagnosis — the type recordDiagnosis takes.
 import type { Action } from '../../bridges/core/types.ts';
 import type { CheckRemoval, Claim } from '../../contracts/rigs.ts';
+import { actionLine } from '../../contracts/steps.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type {
   DiagnosisCheck,
@@ -14,12 +15,12 @@ import type {
   StoredEvidence,
 } from './types.ts';
 
-/** The text of an action as the agent emitted it: a text tool's one string, else the tool call. */
+/**
+ * The text of an action as the agent emitted it and the trajectory viewer shows it: a text tool's
+ * one string, else a compact call.
+ */
 export function actionText(action: Action): string {
-  const values = Object.values(action.args);
-  const first = values[0];
-  if (values.length === 1 && typeof first === 'string') return first;
-  return `${action.name} ${JSON.stringify(action.args)}`;
+  return actionLine(action);
 }
 
 /** What a quote may come from: what the agent typed, and what it was shown. */
@@ -101,7 +102,10 @@ function texts(d: StoredDiagnosis): string[] {
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 const short = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-function evidenceProblem(e: StoredEvidence, byId: Map<string, ObservedEpisode>): string | undefined {
+function evidenceProblem(
+  e: StoredEvidence,
+  byId: Map<string, ObservedEpisode>,
+): string | undefined {
   const episode = byId.get(e.episodeId);
   if (!episode) return 'not an episode of the baseline';
   const step = episode.trajectory.find((s) => s.index === e.step);
