@@ -95,6 +95,21 @@ function targetSentences(
   return { text, claims };
 }
 
+/** An episode's steps for never-opens: the first closed receptacle, goal object seen, taken, carried to a closed goal receptacle. */
+function openingEvidence(f: HouseholdFacts): Evidence[] {
+  const e = f.episode;
+  const items: Evidence[] = [];
+  const c = f.closed[0];
+  if (c) items.push(evidenceAt(e, c, `${c.receptacle} is closed; \`open\` is typed at no step`));
+  const s = f.seen[0];
+  if (s) items.push(evidenceAt(e, s, `first sight of ${s.name}`));
+  const t = f.taken[0];
+  if (t) items.push(evidenceAt(e, t, `picked up ${t.name}`));
+  const h = f.heldAtClosedGoal[0];
+  if (h) items.push(evidenceAt(e, h, `at the closed ${h.receptacle} holding ${h.holding}`));
+  return items;
+}
+
 /** Closed receptacles seen and never an `open` typed, with what that cost the agent. */
 function neverOpens(facts: HouseholdFacts[], task: TaskInfo): Finding | undefined {
   const word = objectWordOf(task);
@@ -131,24 +146,11 @@ function neverOpens(facts: HouseholdFacts[], task: TaskInfo): Finding | undefine
     );
   }
   text.push('What is inside closed receptacles stays out of its reach.');
-  const groups = hits.map((f) => {
-    const e = f.episode;
-    const items: Evidence[] = [];
-    const c = f.closed[0];
-    if (c) items.push(evidenceAt(e, c, `${c.receptacle} is closed; \`open\` is typed at no step`));
-    const s = f.seen[0];
-    if (s) items.push(evidenceAt(e, s, `first sight of ${s.name}`));
-    const t = f.taken[0];
-    if (t) items.push(evidenceAt(e, t, `picked up ${t.name}`));
-    const h = f.heldAtClosedGoal[0];
-    if (h) items.push(evidenceAt(e, h, `at the closed ${h.receptacle} holding ${h.holding}`));
-    return items;
-  });
   return {
     axis: 'action',
     label: 'never-opens-closed-receptacles',
     description: text.join(' '),
-    evidence: interleave(groups, 12),
+    evidence: interleave(hits.map(openingEvidence), 12),
     claims,
     episodes: hits.length,
     rank: 0,
