@@ -21,3 +21,60 @@ export const AXES = [
 ] as const;
 export type Axis = (typeof AXES)[number];
 export const AxisSchema = z.enum(AXES);
+
+/**
+ * One step a diagnosis rests on. `quote` is the exact text of that step — what the agent typed or
+ * what it was shown — that supports the claim; server/rigger/diagnosis-check.ts proves it occurs
+ * there verbatim before the diagnosis is stored. Required on write.
+ */
+export const EvidenceSchema = z.object({
+  episodeId: z.string().min(1),
+  /** 0-based agent step (the trajectory viewer's `?step=`). */
+  step: z.number().int().min(0),
+  quote: z.string().min(1),
+  note: z.string().optional(),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+/** Evidence as read back: diagnoses stored before quotes existed have none. */
+export const StoredEvidenceSchema = EvidenceSchema.extend({ quote: z.string().optional() });
+export type StoredEvidence = z.infer<typeof StoredEvidenceSchema>;
+
+/** Which text of a step a claim is about: what the agent typed, or what it was shown. */
+export const CLAIM_SOURCES = ['action', 'observation'] as const;
+export type ClaimSource = (typeof CLAIM_SOURCES)[number];
+
+/**
+ * A negative claim ("never typed `open`", "never saw a glassbottle"): `text` occurs as a whole word
+ * in no step of any of `episodeIds` (occurrences inside an `except` string do not count), and
+ * `phrase` is the words of the description that state it. Checked against every step of every
+ * episode it names; a false one is never stored.
+ */
+export const AbsenceClaimSchema = z.object({
+  kind: z.literal('absent'),
+  in: z.enum(CLAIM_SOURCES),
+  text: z.string().min(1),
+  except: z.array(z.string().min(1)).optional(),
+  episodeIds: z.array(z.string().min(1)).min(1),
+  phrase: z.string().min(1),
+});
+export const ClaimSchema = z.discriminatedUnion('kind', [AbsenceClaimSchema]);
+export type Claim = z.infer<typeof ClaimSchema>;
+
+/** What the checker took out of a diagnosis before storing it, and why. */
+export const CHECK_REMOVALS = ['evidence', 'claim', 'sentence'] as const;
+export const CheckRemovalSchema = z.object({
+  kind: z.enum(CHECK_REMOVALS),
+  /** The evidence item, claim phrase or sentence, as the designer wrote it. */
+  what: z.string(),
+  reason: z.string(),
+});
+export type CheckRemoval = z.infer<typeof CheckRemovalSchema>;
+
+/** The checker's record on a stored diagnosis: how much it proved, what it removed. */
+export const DiagnosisCheckSchema = z.object({
+  evidence: z.number().int().min(0),
+  claims: z.number().int().min(0),
+  removed: z.array(CheckRemovalSchema),
+});
+export type DiagnosisCheck = z.infer<typeof DiagnosisCheckSchema>;

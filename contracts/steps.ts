@@ -43,6 +43,19 @@ export const StepInfoSchema: z.ZodType<StepInfo> = JsonObjectSchema.and(
 
 export const StoredActionSchema: z.ZodType<Action> = ActionSchema;
 
+/**
+ * One line for an action, as the trajectory viewer shows it and a diagnosis quotes it: a text
+ * tool's one string as typed, other tools a compact call (`combine(a=4, op=+, b=3)`).
+ */
+export function actionLine(action: Action): string {
+  const values = Object.values(action.args);
+  if (values.length === 1 && typeof values[0] === 'string') return values[0];
+  const args = Object.entries(action.args)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+  return `${action.name}(${args})`;
+}
+
 export interface StepRecord {
   /** 0-based agent step. Stage set-up steps are never recorded as agent steps. */
   index: number;

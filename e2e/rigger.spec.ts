@@ -1,6 +1,7 @@
-// Journey: rig a task from its page, watch EnvRigger progress live, read the diagnosis, follow an
-// evidence badge to the cited step of the baseline trajectory, approve the accepted candidate, find it
-// in the task's harness library, and open it in the graph editor.
+// Journey: rig a task from its page, watch EnvRigger progress live, read the diagnosis and the quote
+// on each evidence chip, follow a chip to the cited step of the baseline trajectory (where the quote
+// is), approve the accepted candidate, find it in the task's harness library, and open it in the
+// graph editor.
 import { expect, test } from '@playwright/test';
 import { snap, trpcQuery } from './helpers.ts';
 
@@ -13,7 +14,12 @@ interface RigView {
   }[];
   acceptedCandidateId: string | null;
   baselineRunId: string | null;
-  diagnoses: { label: string; evidence: { episodeId: string; step: number }[] }[];
+  diagnoses: {
+    label: string;
+    description: string;
+    evidence: { episodeId: string; step: number; quote?: string }[];
+    check: { removed: unknown[] } | null;
+  }[];
 }
 
 test('launch a rig from a task page, follow a cited step, approve the accepted candidate', async ({
@@ -44,13 +50,25 @@ test('launch a rig from a task page, follow a cited step, approve the accepted c
   await expect(accepted.getByTestId('candidate-gauge')).toHaveAttribute('data-in-band', 'true');
   await snap(page, 'rigger-completed');
 
-  // A badge on the diagnosis opens the cited step in the trajectory viewer.
-  const cited = rig.diagnoses[0]?.evidence[0];
-  expect(cited).toBeDefined();
-  await page.getByTestId('evidence-badge').first().click();
+  // Each evidence chip shows the verbatim quote of the step it cites; the checker passed it all.
+  const diagnosis = rig.diagnoses[0];
+  const cited = diagnosis?.evidence[0];
+  expect(cited?.quote).toBeTruthy();
+  const chips = page.getByTestId('evidence-badge');
+  await expect(chips).toHaveCount(diagnosis?.evidence.length ?? 0);
+  await expect(chips.first().getByTestId('evidence-quote')).toHaveText(cited?.quote ?? '');
+  await expect(page.getByTestId('diagnosis-description')).toHaveText(diagnosis?.description ?? '');
+  await expect(page.getByTestId('diagnosis-check-summary')).toContainText(
+    `${diagnosis?.evidence.length} quote`,
+  );
+  await expect(page.getByTestId('diagnosis-removed')).toHaveCount(0);
+  // The chip opens the cited step in the trajectory viewer, and the quote is there.
+  await chips.first().click();
   await expect(page).toHaveURL(
     new RegExp(`/runs/${rig.baselineRunId}/episodes/${cited?.episodeId}\\?step=${cited?.step}$`),
   );
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', String(cited?.step));
+  await expect(page.getByTestId('step-detail')).toContainText(cited?.quote ?? '');
   await page.goBack();
 
   // A person approves the accepted candidate; the approval is recorded beside the decision.

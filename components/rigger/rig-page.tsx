@@ -7,8 +7,9 @@
 // baseline, then the candidate being validated) stream over the runs SSE subscription.
 import { ErrorNote, Skeleton } from '../ui/misc.tsx';
 import { CandidateCard } from './candidate-card.tsx';
+import { DiagnosisCard } from './diagnosis-card.tsx';
 import { currentStage } from './model.ts';
-import { DiagnosisCard, ObserveCard, RigHeader, RigTimeline } from './rig-sections.tsx';
+import { ObserveCard, RigHeader, RigTimeline } from './rig-sections.tsx';
 import { useCandidateReview, useRig } from './use-rig.ts';
 
 export function RigPage({ id }: { id: string }) {

@@ -1,6 +1,6 @@
 'use client';
-// The rig page's header and first stages: the timeline, the baseline (Observe) and the diagnosis
-// with a badge on every step it cites (each opens the step in the trajectory viewer).
+// The rig page's header and first stages: the timeline and the baseline (Observe); the diagnosis
+// is diagnosis-card.tsx.
 import Link from 'next/link';
 import { taskHref } from '../tasks/links.ts';
 import { BackLink } from '../ui/back-link.tsx';
@@ -11,8 +11,6 @@ import { BandGauge } from './band-gauge.tsx';
 import { LiveRunProgress } from './live-run.tsx';
 import { rigStatusTone, STAGES, type Stage, stageState } from './model.ts';
 import type { Rig } from './use-rig.ts';
-
-type Diagnosis = Rig['diagnoses'][number];
 
 export function RigHeader({ rig: r }: { rig: Rig }) {
   return (
@@ -110,56 +108,6 @@ export function ObserveCard({
         {baselineRate !== null ? (
           <BandGauge band={r.constraints.band} rate={baselineRate} testId="baseline-gauge" />
         ) : null}
-      </CardContent>
-    </Card>
-  );
-}
-
-export function DiagnosisCard({
-  diagnosis,
-  baselineRunId,
-}: {
-  diagnosis: Diagnosis | undefined;
-  baselineRunId: string | null;
-}) {
-  return (
-    <Card data-testid="diagnosis">
-      <CardHeader>
-        <CardTitle>Diagnose</CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-3 text-sm">
-        {diagnosis ? (
-          <>
-            <div className="flex flex-wrap items-center gap-2">
-              <Badge variant="accent" data-testid="diagnosis-axis">
-                {diagnosis.axis.replace('_', ' ')}
-              </Badge>
-              <span className="font-mono" data-testid="diagnosis-label">
-                {diagnosis.label}
-              </span>
-              {diagnosis.report?.direction ? (
-                <Badge variant="outline">{String(diagnosis.report.direction)}</Badge>
-              ) : null}
-            </div>
-            <p>{diagnosis.description}</p>
-            <div className="flex flex-wrap gap-2" data-testid="evidence">
-              {diagnosis.evidence.map((e) => (
-                <Link
-                  key={`${e.episodeId}-${e.step}`}
-                  href={`/runs/${baselineRunId ?? ''}/episodes/${e.episodeId}?step=${e.step}`}
-                  data-testid="evidence-badge"
-                  title={e.note}
-                >
-                  <Badge variant="warning">
-                    episode …{e.episodeId.slice(-5)} · step {e.step}
-                  </Badge>
-                </Link>
-              ))}
-            </div>
-          </>
-        ) : (
-          <span className="text-muted-foreground">Waiting for the baseline…</span>
-        )}
       </CardContent>
     </Card>
   );

@@ -1,15 +1,10 @@
 import type { Json } from '../../contracts/json.ts';
 import type { Action } from '../../contracts/spec.ts';
+import { actionLine } from '../../contracts/steps.ts';
 
 /** One line for an action: a text tool shows its text, other tools a compact call. */
 export function actionText(action: Action | null | undefined): string {
-  if (!action) return '—';
-  const values = Object.values(action.args);
-  if (values.length === 1 && typeof values[0] === 'string') return values[0];
-  const args = Object.entries(action.args)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
-  return `${action.name}(${args})`;
+  return action ? actionLine(action) : '—';
 }
 
 export function sameJson(

@@ -5,10 +5,12 @@
 // row written first.
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
+import { ClaimSchema, DiagnosisCheckSchema, StoredEvidenceSchema } from '../../contracts/rigs.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { AXES, type CandidateDraft, type Decision, type DiagnosisReport } from './types.ts';
+import type { CheckedDiagnosis } from './diagnosis-check.ts';
+import { AXES, type CandidateDraft, type Decision, type StoredDiagnosis } from './types.ts';
 
 export const candidateSelect = {
   id: true,
@@ -41,7 +43,7 @@ export interface RigProgress {
   createdAt: Date;
   /** Round 0's baseline (the studio links it). */
   baselineRunId: string | null;
-  diagnoses: Map<number, { report: DiagnosisReport; baselineRunId: string | null }>;
+  diagnoses: Map<number, { report: StoredDiagnosis; baselineRunId: string | null }>;
   candidates: Map<string, CandidateRow>;
 }
 
@@ -56,10 +58,12 @@ const ReportSchema = z.looseObject({
     .optional()
     .catch(undefined),
   baselineRunId: z.string().optional().catch(undefined),
+  // Rows written before the checker existed have neither.
+  claims: z.array(ClaimSchema).optional().catch(undefined),
+  check: DiagnosisCheckSchema.optional().catch(undefined),
 });
-const EvidenceSchema = z
-  .array(z.object({ episodeId: z.string(), step: z.number(), note: z.string().optional() }))
-  .catch([]);
+/** Evidence as stored; rows written before quotes existed read without one. */
+export const StoredEvidenceListSchema = z.array(StoredEvidenceSchema).catch([]);
 
 interface DiagnosisRow {
   round: number;
@@ -70,22 +74,24 @@ interface DiagnosisRow {
   report: unknown;
 }
 
-function diagnosisOfRow(row: DiagnosisRow): {
-  report: DiagnosisReport;
+export function diagnosisOfRow(row: DiagnosisRow): {
+  report: StoredDiagnosis;
   baselineRunId: string | null;
 } {
   const r = ReportSchema.parse(row.report ?? {});
   const axis = (AXES as readonly string[]).includes(row.axis)
-    ? (row.axis as DiagnosisReport['axis'])
+    ? (row.axis as StoredDiagnosis['axis'])
     : 'none';
   return {
     report: {
       axis,
       label: row.label,
       description: row.description,
-      evidence: EvidenceSchema.parse(row.evidence),
+      evidence: StoredEvidenceListSchema.parse(row.evidence),
       direction: r.direction,
       ...(r.secondary ? { secondary: r.secondary } : {}),
+      ...(r.claims ? { claims: r.claims } : {}),
+      ...(r.check ? { check: r.check } : {}),
     },
     baselineRunId: r.baselineRunId ?? null,
   };
@@ -114,16 +120,17 @@ export async function loadProgress(db: Db, rigId: string): Promise<RigProgress> 
 }
 
 /**
- * Records a round's diagnosis. Diagnosis has no unique (rig, round) key, so a second execution's
- * row is dropped after the fact: the earliest row is the round's diagnosis.
+ * Records a round's diagnosis — only one the checker passed (gateDiagnosis). Diagnosis has no unique
+ * (rig, round) key, so a second execution's row is dropped after the fact: the earliest row is the
+ * round's diagnosis.
  */
 export async function recordDiagnosis(
   db: Db,
   rigId: string,
   round: number,
-  d: DiagnosisReport,
+  d: CheckedDiagnosis,
   extra: Record<string, Json>,
-): Promise<DiagnosisReport> {
+): Promise<StoredDiagnosis> {
   const created = await db.diagnosis.create({
     data: {
       rigId,
@@ -135,6 +142,8 @@ export async function recordDiagnosis(
       report: {
         direction: d.direction,
         ...(d.secondary ? { secondary: d.secondary } : {}),
+        ...(d.claims ? { claims: d.claims } : {}),
+        check: d.check,
         ...extra,
       } as object,
     },

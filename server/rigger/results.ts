@@ -1,7 +1,7 @@
 // What a rig answers (the CLI's JSON, the skill comparison, tests): per round the baseline, the
 // diagnosis and each iteration's candidate, validation and decision.
 import type { HarnessSpec } from '../harness/spec.ts';
-import type { Batch, Decision, DiagnosisReport } from './types.ts';
+import type { Batch, Decision, StoredDiagnosis } from './types.ts';
 
 export interface ValidationSummary {
   runId: string | null;
@@ -33,7 +33,7 @@ export interface RoundResult {
     meanSteps: number | null;
     cached: boolean;
   };
-  diagnosis: DiagnosisReport;
+  diagnosis: StoredDiagnosis;
   iterations: IterationResult[];
   accepted: HarnessSpec | null;
   acceptedCandidateId: string | null;

@@ -3,6 +3,7 @@
 // recorded — the baseline run it launched, the round's Diagnosis row — and reuses it.
 import type { Json } from '../../bridges/core/types.ts';
 import { initialState, tryActions } from './check.ts';
+import { gateDiagnosis } from './diagnosis-check.ts';
 import { runIterations } from './iteration.ts';
 import { lessonsOf } from './lessons.ts';
 import { awaitBatch, rigRunId, rollouts } from './observe.ts';
@@ -10,7 +11,7 @@ import { recordDiagnosis } from './records.ts';
 import { fmtRate, type RoundResult } from './results.ts';
 import { constraintsOf, type RoundEnv, rolloutCommon } from './round-env.ts';
 import type { RigSettings } from './settings.ts';
-import type { Batch, DesignContext, DiagnosisReport } from './types.ts';
+import type { Batch, DesignContext, DiagnosisReport, StoredDiagnosis } from './types.ts';
 
 function baselineSeeds(input: RigSettings): number[] {
   return Array.from({ length: input.k }, (_, i) => input.seed + i);
@@ -112,11 +113,14 @@ async function designContext(env: RoundEnv, baseline: Batch): Promise<DesignCont
   };
 }
 
-/** Diagnose: the round's recorded diagnosis, else the designer's (recorded before any Write). */
-async function diagnose(env: RoundEnv, ctx: DesignContext): Promise<DiagnosisReport> {
+/**
+ * Diagnose: the round's recorded diagnosis, else the designer's — checked against the baseline's
+ * trajectories (quotes, negative claims) and recorded before any Write.
+ */
+async function diagnose(env: RoundEnv, ctx: DesignContext): Promise<StoredDiagnosis> {
   const { round, say, deps } = env;
   const recorded = env.progress.diagnoses.get(round);
-  let diagnosis: DiagnosisReport;
+  let diagnosis: StoredDiagnosis;
   if (recorded) {
     diagnosis = recorded.report;
   } else {
@@ -127,12 +131,20 @@ async function diagnose(env: RoundEnv, ctx: DesignContext): Promise<DiagnosisRep
         ? {
             axis: 'none',
             label: 'baseline-errors',
-            description: `Every baseline episode ended in an error, so the policy could not be observed: ${baseline.stats.errorMessages.slice(0, 2).join(' | ') || 'no message'}`,
+            description: `Every baseline episode ended in an error, so the policy could not be observed: ${
+              baseline.stats.errorMessages
+                .map((m) => `"${m.replace(/\s+/g, ' ').replaceAll('"', "'")}"`)
+                .slice(0, 2)
+                .join(' | ') || 'no message'
+            }`,
             evidence: [],
             direction: 'none',
           }
         : await env.designer.diagnose(ctx);
-    diagnosis = await recordDiagnosis(deps.db, env.rigId, round, found, {
+    const checked = gateDiagnosis(found, baseline.episodes);
+    if (checked.check.removed.length > 0)
+      say(`diagnosis check: removed ${checked.check.removed.length} item(s) that do not hold`);
+    diagnosis = await recordDiagnosis(deps.db, env.rigId, round, checked, {
       baselineRunId: baseline.runId,
       baselineRate: baseline.stats.successRate,
       skills: env.skills,

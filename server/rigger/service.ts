@@ -15,8 +15,8 @@ import {
   saveHarnessVersion,
 } from '../harnesses/library.ts';
 import type { DesignerName } from './designers/index.ts';
-import { candidateSelect } from './records.ts';
-import type { Axis, Evidence } from './types.ts';
+import { candidateSelect, diagnosisOfRow } from './records.ts';
+import type { Axis, DiagnosisCheck, StoredEvidence } from './types.ts';
 
 export interface RigCandidateView {
   id: string;
@@ -58,8 +58,11 @@ export interface RigView {
     axis: Axis;
     label: string;
     description: string;
-    evidence: Evidence[];
+    /** Parsed with the contracts' schema: diagnoses stored before quotes existed have none. */
+    evidence: StoredEvidence[];
     report: Record<string, unknown> | null;
+    /** The checker's record (what it proved, what it removed); null on diagnoses stored before it. */
+    check: DiagnosisCheck | null;
   }[];
   candidates: RigCandidateView[];
 }
@@ -102,15 +105,19 @@ export async function getRig({ db, bridges }: RigStore, id: string): Promise<Rig
     acceptedCandidateId: rig.acceptedCandidateId,
     createdAt: rig.createdAt.toISOString(),
     finishedAt: rig.finishedAt?.toISOString() ?? null,
-    diagnoses: rig.diagnoses.map((d) => ({
-      id: d.id,
-      round: d.round,
-      axis: d.axis,
-      label: d.label,
-      description: d.description,
-      evidence: d.evidence as unknown as Evidence[],
-      report: (d.report ?? null) as Record<string, unknown> | null,
-    })),
+    diagnoses: rig.diagnoses.map((d) => {
+      const { report } = diagnosisOfRow(d);
+      return {
+        id: d.id,
+        round: d.round,
+        axis: d.axis,
+        label: d.label,
+        description: d.description,
+        evidence: report.evidence,
+        report: (d.report ?? null) as Record<string, unknown> | null,
+        check: report.check ?? null,
+      };
+    }),
     candidates: rig.candidates.map((c) => {
       const a = c.approvals[0];
       return {

@@ -2,32 +2,46 @@
 // Validate decides. Designers see trajectories and the environment's interface, never the policy.
 import { z } from 'zod';
 import type { Action, Json, TaskFilter, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
-import type { Axis } from '../../contracts/rigs.ts';
+import type {
+  Axis,
+  Claim,
+  DiagnosisCheck,
+  Evidence,
+  StoredEvidence,
+} from '../../contracts/rigs.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { StepRecord } from '../harness/types.ts';
 
-export { AXES, type Axis } from '../../contracts/rigs.ts';
+export {
+  AXES,
+  type Axis,
+  type Claim,
+  type DiagnosisCheck,
+  type Evidence,
+  type StoredEvidence,
+} from '../../contracts/rigs.ts';
 
 export type Direction = 'scaffold' | 'harder' | 'none';
 export type Decision = 'accept' | 'refine' | 'reject';
-
-export interface Evidence {
-  episodeId: string;
-  /** 0-based agent step (the trajectory viewer's `?step=`). */
-  step: number;
-  note?: string;
-}
 
 export interface DiagnosisReport {
   axis: Axis;
   /** A short kebab-case name of the behaviour, e.g. `never-opens-closed-receptacles`. */
   label: string;
+  /** Rendered from facts measured on the trajectories; each negative statement is a claim. */
   description: string;
   evidence: Evidence[];
   direction: Direction;
   /** Other behaviours found, weaker than the main one. */
   secondary?: { axis: Axis; label: string; description: string }[];
+  /** The negative claims the texts make, checked against every step of the episodes they name. */
+  claims?: Claim[];
+  /** Set by the checker (diagnosis-check.ts) before the diagnosis is stored. */
+  check?: DiagnosisCheck;
 }
+
+/** A diagnosis as read back: evidence stored before quotes existed has none. */
+export type StoredDiagnosis = Omit<DiagnosisReport, 'evidence'> & { evidence: StoredEvidence[] };
 
 export interface ObservedEpisode {
   episodeId: string;
@@ -104,7 +118,7 @@ export interface DesignContext {
   /** The agent's step budget per episode (the run's maxSteps). */
   maxSteps: number;
   baseline: Batch;
-  diagnosis?: DiagnosisReport;
+  diagnosis?: StoredDiagnosis;
   attempts: Attempt[];
   /**
    * The state view right after reset (what the paper's designer sees as the state schema's values);

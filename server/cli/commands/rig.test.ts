@@ -44,6 +44,12 @@ describe('harness rig', () => {
     expect(r.diagnosis.evidence[0]).toEqual({
       episodeId: expect.any(String),
       step: expect.any(Number),
+      quote: expect.any(String),
+    });
+    expect(r.diagnosis.check).toEqual({
+      evidence: r.diagnosis.evidence.length,
+      claims: expect.any(Number),
+      removed: [],
     });
     const last = r.iterations.at(-1);
     expect(last).toMatchObject({

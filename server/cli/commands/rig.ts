@@ -54,7 +54,12 @@ export function rigJson(r: RigResult) {
       axis: r.diagnosis.axis,
       label: r.diagnosis.label,
       description: r.diagnosis.description,
-      evidence: r.diagnosis.evidence.map((e) => ({ episodeId: e.episodeId, step: e.step })),
+      evidence: r.diagnosis.evidence.map((e) => ({
+        episodeId: e.episodeId,
+        step: e.step,
+        ...(e.quote ? { quote: e.quote } : {}),
+      })),
+      ...(r.diagnosis.check ? { check: r.diagnosis.check } : {}),
       direction: r.diagnosis.direction,
     },
     iterations: r.iterations.map((it) => ({

@@ -66,14 +66,14 @@ describe('LLM designer', { timeout: 90_000 }, () => {
       }
       proposals += 1;
       const user = String(body.messages?.find((m) => m.role === 'user')?.content ?? '');
-      const episode = /episode (\S+) \(seed/.exec(user)?.[1] ?? 'none';
+      const cited = /episode (\S+) \(seed[^\n]*\n {2}0> [^\n]*? => ([^\n]{1,40})/.exec(user);
       const diagnosis = {
         axis: 'task_understanding',
         label: 'skips-cleaning',
         description: 'The agent places the mug without cleaning it.',
         evidence: [
-          { episodeId: episode, step: 0 },
-          { episodeId: 'made-up', step: 3 },
+          { episodeId: cited?.[1] ?? 'none', step: 0, quote: cited?.[2] ?? 'none' },
+          { episodeId: 'made-up', step: 3, quote: 'You arrive' },
         ],
       };
       // Burn iterations until the loop reaches the index where the reference candidate was validated,
@@ -113,9 +113,16 @@ describe('LLM designer', { timeout: 90_000 }, () => {
     );
 
     expect(r.diagnosis.label).toBe('skips-cleaning');
-    // Only citations of real baseline episodes survive.
+    // Only citations of real baseline episodes survive, and the checker records the other one.
     expect(r.diagnosis.evidence.every((e) => e.episodeId !== 'made-up')).toBe(true);
     expect(r.diagnosis.evidence.length).toBe(1);
+    expect(r.diagnosis.check?.removed).toEqual([
+      {
+        kind: 'evidence',
+        what: 'episode made-up step 3: "You arrive"',
+        reason: 'not an episode of the baseline',
+      },
+    ]);
     expect(r.iterations[0]?.writeError).toMatch(/line 2/);
     expect(r.accepted).not.toBeNull();
     expect(r.iterations.at(-1)?.decision).toBe('accept');
@@ -147,7 +154,7 @@ describe('LLM designer', { timeout: 90_000 }, () => {
           {
             name: 'propose_candidate',
             arguments: {
-              diagnosis: { axis: 'none', label: 'x', description: 'y', evidence: [] },
+              diagnosis: { axis: 'none', label: 'x', description: 'y.', evidence: [] },
               in_env_actions: ['look'],
               rules_code: '',
               rationale: 'r',
@@ -174,5 +181,58 @@ describe('LLM designer', { timeout: 90_000 }, () => {
     });
     expect(r.iterations[0]?.decision).toBe('reject');
     expect(fake.chatRequests()).toHaveLength(4);
+  });
+
+  it('stores its diagnosis only after the checker: false claims and wrong quotes are removed, with reasons', async () => {
+    // A diagnosis citing the first episode shown: a quote from no step, a false absence claim and
+    // an unbacked "never" sentence beside one true sentence.
+    const propose = (episode: string) => ({
+      diagnosis: {
+        axis: 'task_understanding',
+        label: 'skips-heating',
+        description:
+          'The agent placed the plate cold. It never typed `go`. It never heated the plate.',
+        evidence: [{ episodeId: episode, step: 0, quote: 'You heat the plate 1' }],
+        absences: [{ in: 'action', text: 'go', episodeIds: [episode], phrase: 'never typed `go`' }],
+      },
+      in_env_actions: ['look'],
+      rules_code: '',
+      rationale: 'r',
+    });
+    fake = await startFakeOpenAI((request) => {
+      const body = request.body as ChatRequestBody;
+      if (forced(body) === 'decide_on_traces')
+        return {
+          toolCalls: [
+            { name: 'decide_on_traces', arguments: { decision: 'reject', feedback: 'no' } },
+          ],
+        };
+      const user = String(body.messages?.find((m) => m.role === 'user')?.content ?? '');
+      const episode = /episode (\S+) \(seed/.exec(user)?.[1] ?? 'none';
+      return { toolCalls: [{ name: 'propose_candidate', arguments: propose(episode) }] };
+    });
+    const designer = new LlmDesigner({ baseUrl: fake.url, model: 'm', maxRetries: 0 });
+    const r = await runRig(
+      env().services.rigDeps(),
+      { task: TASK, policy: POLICY, designer: 'llm', maxIterations: 1 },
+      { designer },
+    );
+    const row = await db().diagnosis.findFirstOrThrow({ where: { rigId: r.rigId } });
+    expect(row.description).toBe('The agent placed the plate cold.');
+    expect(row.evidence).toEqual([]);
+    const check = (
+      row.report as { check: { removed: { kind: string; what: string; reason: string }[] } }
+    ).check;
+    expect(check.removed.map((x) => [x.kind, x.what])).toEqual([
+      ['evidence', expect.stringMatching(/step 0: "You heat the plate 1"$/)],
+      ['claim', 'never typed `go`'],
+      ['sentence', 'It never typed `go`.'],
+      ['sentence', 'It never heated the plate.'],
+    ]);
+    expect(check.removed[1]?.reason).toMatch(/^"go" was typed at step 0 of episode /);
+    // The prompt tells the model how it is checked.
+    expect(String(fake.chatRequests()[0]?.messages?.[0]?.content)).toMatch(
+      /checked against the trajectories/,
+    );
   });
 });

@@ -6,9 +6,11 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Action, Json } from '../../../bridges/core/types.ts';
 import { firstIssue } from '../../../contracts/issues.ts';
+import { CLAIM_SOURCES } from '../../../contracts/rigs.ts';
 import { config } from '../../config.ts';
 import { DomainError, InvalidInputError } from '../../errors.ts';
 import { ActionSchema } from '../../harness/spec.ts';
+import { actionText } from '../diagnosis-check.ts';
 import {
   type Attempt,
   AXES,
@@ -26,13 +28,35 @@ export class DesignerReplyError extends DomainError {
   override name = 'DesignerReplyError';
 }
 
-const EvidenceSchema = z.object({ episodeId: z.string(), step: z.number().int().min(0) });
+const EvidenceSchema = z.object({
+  episodeId: z.string(),
+  step: z.number().int().min(0),
+  quote: z
+    .string()
+    .min(1)
+    .max(400)
+    .describe('the exact text the agent typed or was shown at that step, copied verbatim'),
+});
+const AbsenceSchema = z.object({
+  in: z
+    .enum(CLAIM_SOURCES)
+    .describe('action: what the agent typed; observation: what it was shown'),
+  text: z.string().min(1).max(80).describe('the word that occurs at no step'),
+  except: z.array(z.string().min(1).max(80)).max(20).optional(),
+  episodeIds: z.array(z.string()).min(1).max(50),
+  phrase: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('the words of your description that state it, copied verbatim'),
+});
 export const ProposeCandidateSchema = z.object({
   diagnosis: z.object({
     axis: z.enum(AXES),
     label: z.string().min(1).max(80),
     description: z.string().min(1).max(4000),
     evidence: z.array(EvidenceSchema).max(50).default([]),
+    absences: z.array(AbsenceSchema).max(20).default([]),
   }),
   in_env_actions: z
     .array(z.union([z.string().min(1), ActionSchema]))
@@ -86,7 +110,14 @@ Rules:
 2. Prefer small, local perturbations over banning capabilities.
 3. Look at the baseline first: a very weak policy gets scaffolding (pre-complete steps, add feedback); a
    policy at 100% gets a harder variant. The target is "challenging but solvable": the success band.
-4. Cite the episodes and steps your diagnosis rests on (episodeId, 0-based step).
+4. Cite the episodes and steps your diagnosis rests on (episodeId, 0-based step), each with a quote: the
+   exact text the agent typed or was shown at that step, copied verbatim.
+5. A statement that something never happened ("never typed open", "never saw a mug") goes in
+   absences too: the word, whether it is about what the agent typed (action) or was shown (observation),
+   the episodes, and the phrase of your description that states it.
+Every diagnosis is checked against the trajectories before it is stored: a quote that is not in its
+step, an absence that some step contradicts, and a sentence with "never", "not once", "did not" … that
+no absence backs are removed, and the removal is recorded.
 Always answer with the tool call you are asked for.`;
 
 function render(batch: Batch, maxEpisodes = 5, maxSteps = 40): string {
@@ -100,10 +131,8 @@ function render(batch: Batch, maxEpisodes = 5, maxSteps = 40): string {
       `episode ${e.episodeId} (seed ${e.seed}): ${e.outcome}${e.failureCategory ? ` / ${e.failureCategory}` : ''}, ${e.steps} steps`,
     );
     for (const st of e.trajectory.slice(0, maxSteps)) {
-      const a = Object.values(st.action.args)[0];
-      const typed = typeof a === 'string' ? a : JSON.stringify(st.action.args);
       lines.push(
-        `  ${st.index}> ${typed} => ${st.observation.text.replaceAll('\n', ' ').slice(0, 160)}`,
+        `  ${st.index}> ${actionText(st.action)} => ${st.observation.text.replaceAll('\n', ' ').slice(0, 160)}`,
       );
     }
     if (e.trajectory.length > maxSteps)
@@ -251,8 +280,6 @@ ${render(ctx.baseline)}`;
       ProposeCandidateSchema,
       `${this.brief(ctx)}\n\nDiagnose the policy and propose your first candidate.`,
     );
-    const ids = new Set(ctx.baseline.episodes.map((e) => e.episodeId));
-    const lengths = new Map(ctx.baseline.episodes.map((e) => [e.episodeId, e.trajectory.length]));
     const rate = ctx.baseline.stats.successRate;
     const [lo, hi] = ctx.constraints.band;
     this.pending = this.toDraft(ctx, p);
@@ -260,10 +287,14 @@ ${render(ctx.baseline)}`;
       axis: p.diagnosis.axis,
       label: p.diagnosis.label,
       description: p.diagnosis.description,
-      // Only citations of real episodes and steps survive.
-      evidence: p.diagnosis.evidence.filter(
-        (e) => ids.has(e.episodeId) && e.step < (lengths.get(e.episodeId) ?? 0),
-      ),
+      // Taken as the model wrote them: the checker (gateDiagnosis) removes what the trajectories
+      // contradict before the diagnosis is stored, and records why.
+      evidence: p.diagnosis.evidence,
+      claims: p.diagnosis.absences.map(({ except, ...a }) => ({
+        kind: 'absent' as const,
+        ...a,
+        ...(except?.length ? { except } : {}),
+      })),
       direction: rate === null || rate < lo ? 'scaffold' : rate > hi ? 'harder' : 'none',
     };
   }

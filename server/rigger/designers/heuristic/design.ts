@@ -2,7 +2,7 @@
 // bridge names to them): its candidate templates, and the failure patterns only its trajectories
 // show. The designer itself (index.ts, diagnose.ts) knows no bridge.
 import type { Json, TaskInfo } from '../../../../bridges/core/types.ts';
-import type { Axis, DesignContext, Evidence, ObservedEpisode } from '../../types.ts';
+import type { Axis, Claim, DesignContext, Evidence, ObservedEpisode } from '../../types.ts';
 import type { Plan } from './common.ts';
 
 /** One candidate template, ready to compose: its layers and why. */
@@ -33,6 +33,8 @@ export interface Finding {
   label: string;
   description: string;
   evidence: Evidence[];
+  /** The negative claims its description makes (each phrase occurs in the description). */
+  claims?: Claim[];
   /** Failing episodes that show it. */
   episodes: number;
   /** Tie-break: lower is more specific. */

@@ -10,6 +10,7 @@ import type {
   DesignContext,
   Designer,
   DiagnosisReport,
+  StoredDiagnosis,
 } from '../../types.ts';
 import { designFor } from './bridges.ts';
 import { budgetContract, composeSpec, type Plan, tighterBudget } from './common.ts';
@@ -23,7 +24,7 @@ interface Params {
 }
 
 /** The rig's bridge's templates for a diagnosis (bridges.ts), none for a bridge without a module. */
-async function structuralsFor(ctx: DesignContext, diagnosis: DiagnosisReport): Promise<Maker[]> {
+async function structuralsFor(ctx: DesignContext, diagnosis: StoredDiagnosis): Promise<Maker[]> {
   const { label, direction } = diagnosis;
   if (direction === 'none') return [];
   const state = await ctx.initialState();
@@ -106,7 +107,7 @@ export class HeuristicDesigner implements Designer {
   readonly name = 'heuristic';
   private makers: Maker[] | undefined;
   /** The diagnosis the makers were built for (a resumed rig reuses a recorded diagnosis). */
-  private makersFor: DiagnosisReport | undefined;
+  private makersFor: StoredDiagnosis | undefined;
 
   async diagnose(ctx: DesignContext): Promise<DiagnosisReport> {
     this.makers = undefined;
