@@ -82,9 +82,10 @@ describe('try it (play router)', () => {
     await expect(caller.play.step({ sessionId: looping.sessionId, action })).rejects.toThrow(
       /ran longer than its 250 ms limit/,
     );
-    const again = await caller.play
-      .step({ sessionId: looping.sessionId, action })
-      .catch((e: unknown) => e as Error & { code?: string; cause?: unknown });
+    const again = (await caller.play.step({ sessionId: looping.sessionId, action }).then(
+      () => new Error('the step should have failed'),
+      (e: unknown) => e,
+    )) as Error;
     expect(again.message).toMatch(/already ended: .*ran longer than its 250 ms limit/);
     expect(again.message).toMatch(/restart/);
     expect(again.cause).toBeInstanceOf(HarnessCodeError);
