@@ -1,5 +1,5 @@
 // Between the pure model and React Flow, both ways and still pure: the model as React Flow nodes and
-// edges (with each node's first spec issue, the selection and the positions of a drag in flight),
+// edges (with each node's first issue, the selection and the positions of a drag in flight),
 // and React Flow's change lists read back as model edits.
 import type { Edge, EdgeChange, NodeChange } from '@xyflow/react';
 import { type Graph, NODE_SIZE, type ToSpecResult, type XY } from './model.ts';
@@ -14,12 +14,12 @@ export function issuesByNode(spec: ToSpecResult): Map<string, string> {
   return issues;
 }
 
+/** Each node's first issue (`issues`: the graph's own and validation's, validation.ts `nodeIssues`). */
 export function toFlowNodes(
   graph: Graph,
-  spec: ToSpecResult,
+  issues: Map<string, string>,
   view: { dragging: Record<string, XY>; selectedId: string | undefined },
 ): FlowNode[] {
-  const issues = issuesByNode(spec);
   return graph.nodes.map((n) => {
     const issue = issues.get(n.id);
     return {
