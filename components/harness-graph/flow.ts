@@ -49,7 +49,11 @@ export interface NodeEdits {
   /** Positions of nodes being dragged (committed to the model on drag stop). */
   moving: Record<string, XY>;
   removed: string[];
-  /** Selection changes in order: a node id selects it, null clears the selection. */
+  /**
+   * The selection after the changes, as at most one edit: a node id selects it, null clears it.
+   * Clicking another node deselects the old one in the same list (in either order): the newly
+   * selected node wins.
+   */
   selection: (string | null)[];
 }
 
@@ -59,14 +63,21 @@ export function readNodeChanges(
   selectedId: string | undefined,
 ): NodeEdits {
   const edits: NodeEdits = { moving: {}, removed: [], selection: [] };
+  let picked: string | undefined;
+  let cleared = false;
   for (const c of changes) {
     if (c.type === 'position' && c.position) edits.moving[c.id] = c.position;
     else if (c.type === 'select') {
-      if (c.selected) edits.selection.push(c.id);
-      else if (c.id === selectedId) edits.selection.push(null);
+      if (c.selected) picked = c.id;
+      else if (c.id === selectedId) cleared = true;
     } else if (c.type === 'remove') edits.removed.push(c.id);
   }
-  if (selectedId && edits.removed.includes(selectedId)) edits.selection.push(null);
+  if (selectedId && edits.removed.includes(selectedId)) {
+    cleared = true;
+    if (picked === selectedId) picked = undefined;
+  }
+  if (picked !== undefined) edits.selection.push(picked);
+  else if (cleared) edits.selection.push(null);
   return edits;
 }
 

@@ -72,9 +72,11 @@ export async function checkCode(input: {
     return { hooks: (await compileHooks(input.code)).hooks };
   } catch (e) {
     if (!(e instanceof HarnessCodeError)) throw e;
+    // Line and column travel as fields; the sandbox's "line 2, column 13: " would say them twice.
+    const where = e.line ? `line ${e.line}${e.column ? `, column ${e.column}` : ''}: ` : undefined;
     return {
       problem: {
-        message: e.message,
+        message: where ? e.message.replace(where, '') : e.message,
         ...(e.line ? { line: e.line } : {}),
         ...(e.column ? { column: e.column } : {}),
       },
