@@ -9,3 +9,4 @@ export * from './runs.ts';
 export * from './skills.ts';
 export * from './spec.ts';
 export * from './steps.ts';
+export * from './validation.ts';

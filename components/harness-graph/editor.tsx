@@ -7,7 +7,7 @@ import { Background, Controls, ReactFlow, ReactFlowProvider } from '@xyflow/reac
 import { useTheme } from 'next-themes';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
-import { newNodePosition } from './flow.ts';
+import { issuesByNode, newNodePosition } from './flow.ts';
 import { JsonDialog } from './json-dialog.tsx';
 import { autoLayout, laidOut } from './layout.ts';
 import { type Graph, graphToSpec, newNode } from './model.ts';
@@ -18,6 +18,8 @@ import { GraphToolbar, type PaletteKind } from './toolbar.tsx';
 import { useFitView } from './use-fit-view.ts';
 import { useFlowEditing } from './use-flow-editing.ts';
 import { useGraphHistory } from './use-graph-history.ts';
+import { SpecValidationContext, useSpecValidation } from './use-spec-validation.ts';
+import { nodeIssues } from './validation.ts';
 
 export { laidOut };
 
@@ -47,10 +49,14 @@ function useEditor(initial: Graph) {
   const selectedId = url.get('node');
   const select = (id: string | null) => url.set({ node: id });
   const requestFit = useFitView();
-  const flow = useFlowEditing({ graph: h.graph, spec, run: h.run, selectedId, select });
+  // Whether the spec runs, asked of the server; nodes with problems show them.
+  const validation = useSpecValidation(spec, h.graph);
+  const issues = nodeIssues(issuesByNode(spec), validation.placed);
+  const flow = useFlowEditing({ graph: h.graph, issues, run: h.run, selectedId, select });
   return {
     ...h,
     spec,
+    validation,
     flow,
     select,
     selected: h.graph.nodes.find((n) => n.id === selectedId),
@@ -74,10 +80,22 @@ function useEditor(initial: Graph) {
 
 function EditorInner({ initial, actions, below }: EditorProps) {
   const e = useEditor(initial);
+
+  return (
+    <SpecValidationContext value={e.validation}>
+      <EditorLayout e={e} actions={actions} below={below} />
+    </SpecValidationContext>
+  );
+}
+
+function EditorLayout({
+  e,
+  actions,
+  below,
+}: { e: ReturnType<typeof useEditor> } & Pick<EditorProps, 'actions' | 'below'>) {
   const { spec, graph, selected } = e;
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
   const { resolvedTheme } = useTheme();
-
   return (
     <div className="flex flex-col gap-3">
       <GraphToolbar
@@ -123,7 +141,7 @@ function EditorInner({ initial, actions, below }: EditorProps) {
               <Controls showInteractive={false} />
             </ReactFlow>
           </div>
-          <SpecStatus spec={spec} />
+          <SpecStatus spec={spec} validation={e.validation} />
         </div>
         <div className="flex min-w-0 flex-col gap-3">
           <div className="rounded-xl border bg-card">

@@ -1,5 +1,5 @@
 // Between the pure model and React Flow, both ways and still pure: the model as React Flow nodes and
-// edges (with each node's first spec issue, the selection and the positions of a drag in flight),
+// edges (with each node's first issue, the selection and the positions of a drag in flight),
 // and React Flow's change lists read back as model edits.
 import type { Edge, EdgeChange, NodeChange } from '@xyflow/react';
 import { type Graph, NODE_SIZE, type ToSpecResult, type XY } from './model.ts';
@@ -14,12 +14,12 @@ export function issuesByNode(spec: ToSpecResult): Map<string, string> {
   return issues;
 }
 
+/** Each node's first issue (`issues`: the graph's own and validation's, validation.ts `nodeIssues`). */
 export function toFlowNodes(
   graph: Graph,
-  spec: ToSpecResult,
+  issues: Map<string, string>,
   view: { dragging: Record<string, XY>; selectedId: string | undefined },
 ): FlowNode[] {
-  const issues = issuesByNode(spec);
   return graph.nodes.map((n) => {
     const issue = issues.get(n.id);
     return {
@@ -49,7 +49,11 @@ export interface NodeEdits {
   /** Positions of nodes being dragged (committed to the model on drag stop). */
   moving: Record<string, XY>;
   removed: string[];
-  /** Selection changes in order: a node id selects it, null clears the selection. */
+  /**
+   * The selection after the changes, as at most one edit: a node id selects it, null clears it.
+   * Clicking another node deselects the old one in the same list (in either order): the newly
+   * selected node wins.
+   */
   selection: (string | null)[];
 }
 
@@ -59,14 +63,21 @@ export function readNodeChanges(
   selectedId: string | undefined,
 ): NodeEdits {
   const edits: NodeEdits = { moving: {}, removed: [], selection: [] };
+  let picked: string | undefined;
+  let cleared = false;
   for (const c of changes) {
     if (c.type === 'position' && c.position) edits.moving[c.id] = c.position;
     else if (c.type === 'select') {
-      if (c.selected) edits.selection.push(c.id);
-      else if (c.id === selectedId) edits.selection.push(null);
+      if (c.selected) picked = c.id;
+      else if (c.id === selectedId) cleared = true;
     } else if (c.type === 'remove') edits.removed.push(c.id);
   }
-  if (selectedId && edits.removed.includes(selectedId)) edits.selection.push(null);
+  if (selectedId && edits.removed.includes(selectedId)) {
+    cleared = true;
+    if (picked === selectedId) picked = undefined;
+  }
+  if (picked !== undefined) edits.selection.push(picked);
+  else if (cleared) edits.selection.push(null);
   return edits;
 }
 

@@ -52,11 +52,13 @@ export function HarnessNodeView({ data, selected }: NodeProps<FlowNode>) {
   return (
     <div
       data-testid={`node-${n.kind}`}
+      data-problem={data.issue ? 'true' : undefined}
       className={cn(
-        'min-w-[200px] rounded-lg border border-l-4 bg-card px-3 py-2.5 text-card-foreground shadow-sm',
+        'min-w-[200px] max-w-[280px] rounded-lg border border-l-4 bg-card px-3 py-2.5 text-card-foreground shadow-sm',
         TONE[n.kind],
         selected && 'ring-2 ring-ring',
-        data.issue && 'border-danger/60',
+        // A node with a problem is red all round, so it stands out on a large graph.
+        data.issue && 'border-danger border-l-danger bg-danger-soft',
       )}
       style={{ minHeight: inputs.length > 1 ? 110 : undefined }}
     >
@@ -88,7 +90,11 @@ export function HarnessNodeView({ data, selected }: NodeProps<FlowNode>) {
           ))}
         </div>
       ) : null}
-      {data.issue ? <div className="mt-1 text-[11px] text-danger">{data.issue}</div> : null}
+      {data.issue ? (
+        <div className="mt-1 line-clamp-4 text-[11px] text-danger" data-testid="node-issue">
+          {data.issue}
+        </div>
+      ) : null}
       {n.kind !== 'output' ? (
         <Handle
           type="source"

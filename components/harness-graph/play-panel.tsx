@@ -66,7 +66,17 @@ function PlaySessionView({
           <PlayEntry key={i} entry={entry} index={i} />
         ))}
       </ol>
-      {p.last?.done ? (
+      {p.failure ? (
+        <div
+          role="alert"
+          data-testid="play-failure"
+          className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger"
+        >
+          <div className="font-medium">The episode ended with a harness error:</div>
+          <div>{p.failure}</div>
+          <div className="mt-1 text-xs">Fix the harness, then Restart to play again.</div>
+        </div>
+      ) : p.last?.done ? (
         <div
           data-testid="play-verdict"
           className={`rounded-md px-3 py-2 text-sm font-medium ${p.last.evaluation?.success ? 'bg-success-soft text-success' : 'bg-danger-soft text-danger'}`}
@@ -80,7 +90,7 @@ function PlaySessionView({
       ) : (
         <ToolCallForm p={p} tools={session.tools} />
       )}
-      {p.admissible.length > 0 && !p.last?.done ? (
+      {p.admissible.length > 0 && !p.last?.done && !p.failure ? (
         <div className="flex max-h-32 flex-wrap gap-1 overflow-auto" data-testid="play-admissible">
           {p.admissible.map((c) => (
             <button

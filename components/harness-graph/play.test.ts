@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admissibleNow, initialPlay, parseToolArgs, playReducer } from './play.ts';
+import { admissibleNow, canStep, initialPlay, parseToolArgs, playReducer } from './play.ts';
 
 const started = {
   sessionId: 's1',
@@ -42,12 +42,28 @@ describe('try-it session', () => {
     expect(s.session?.sessionId).toBe('s2');
   });
 
+  it('a failed step ends the session and keeps its first cause until a restart', () => {
+    let s = playReducer(fresh(), { type: 'started', session: started });
+    expect(canStep(s)).toBe(true);
+    s = playReducer(s, {
+      type: 'failed',
+      message: 'hook filterAction ran longer than its 250 ms limit',
+    });
+    expect(canStep(s)).toBe(false);
+    s = playReducer(s, { type: 'failed', message: 'play session ended (idle or closed)' });
+    expect(s.failure).toBe('hook filterAction ran longer than its 250 ms limit');
+    s = playReducer(s, { type: 'started', session: { ...started, sessionId: 's2' } });
+    expect(s.failure).toBeNull();
+    expect(canStep(s)).toBe(true);
+  });
+
   it('offers nothing before a session', () => {
     expect(admissibleNow(fresh())).toEqual([]);
   });
 
   it('reads tool arguments as JSON or says why not', () => {
     expect(parseToolArgs('{"file":"a.js"}')).toEqual({ ok: true, args: { file: 'a.js' } });
+    expect(parseToolArgs('[1]').ok).toBe(false);
     const bad = parseToolArgs('{file}');
     expect(bad.ok).toBe(false);
     expect(bad.ok ? '' : bad.error).not.toBe('');

@@ -1,5 +1,7 @@
-// "Try it" as plain functions: the session log as a reducer over started / stepped events, the
-// commands admissible now, and a tool call's JSON arguments read or refused.
+// "Try it" as plain functions: the session log as a reducer over started / stepped / failed events,
+// the commands admissible now, and a tool call's JSON arguments read or refused. A failed step ends
+// the session (the server closed its episode): its cause stays on screen until a restart, and no
+// further step is sent that would only be told "session ended".
 import type { Action } from '../../contracts/spec.ts';
 import type { Observation } from '../../contracts/steps.ts';
 
@@ -32,12 +34,22 @@ export interface PlayState<S extends Started, T extends Stepped> {
   session: S | null;
   log: LogEntry[];
   last: T | null;
+  /** Why the session ended early (a hook error, its worker stopped), until the next start. */
+  failure: string | null;
 }
 
-export type PlayEvent<S, T> = { type: 'started'; session: S } | { type: 'stepped'; result: T };
+export type PlayEvent<S, T> =
+  | { type: 'started'; session: S }
+  | { type: 'stepped'; result: T }
+  | { type: 'failed'; message: string };
 
 export function initialPlay<S extends Started, T extends Stepped>(): PlayState<S, T> {
-  return { session: null, log: [], last: null };
+  return { session: null, log: [], last: null, failure: null };
+}
+
+/** Whether another step may be sent: a session that has neither ended nor failed. */
+export function canStep(state: PlayState<Started, Stepped>): boolean {
+  return state.session !== null && !state.last?.done && state.failure === null;
 }
 
 /** A new session starts a new log with its first observation; each step appends what it did. */
@@ -50,7 +62,10 @@ export function playReducer<S extends Started, T extends Stepped>(
       session: event.session,
       last: null,
       log: [{ observation: event.session.observation }],
+      failure: null,
     };
+  // The first cause is the real one: nothing later replaces it.
+  if (event.type === 'failed') return { ...state, failure: state.failure ?? event.message };
   const r = event.result.record;
   return {
     ...state,
@@ -80,9 +95,13 @@ export function admissibleNow(state: PlayState<Started, Stepped>): string[] {
 export function parseToolArgs(
   text: string,
 ): { ok: true; args: Action['args'] } | { ok: false; error: string } {
+  let value: unknown;
   try {
-    return { ok: true, args: JSON.parse(text) as Action['args'] };
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: 'arguments must be a JSON object, e.g. {"path": "src/index.js"}' };
+  return { ok: true, args: value as Action['args'] };
 }

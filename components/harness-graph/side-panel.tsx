@@ -1,10 +1,12 @@
 'use client';
 // The side panel edits the selected node's data: an Environment's task, a Stage's set-up actions
 // (built from the tools, with the admissible commands offered by playing the wrapped environment),
-// a Contract's hook code (checked by the engine, errors with line numbers), a Chain's mode.
-import { useMutation, useQuery } from '@tanstack/react-query';
+// a Contract's hook code, a Chain's mode — and the node's problems as the editor's validation found
+// them (hook errors with line and column).
+import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../contracts/spec.ts';
+import type { SpecProblem } from '../../contracts/validation.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
@@ -13,6 +15,39 @@ import { CodeEditor } from './code-editor.tsx';
 import { type Graph, type GraphNode, kindLabel, subtreeSpec, type UpdateFn } from './model.ts';
 import { StagePanel } from './stage-panel.tsx';
 import { TestOnTrajectory } from './test-on-trajectory.tsx';
+import { useEditorValidation } from './use-spec-validation.ts';
+
+/** The problems validation found on this node. */
+function useNodeProblems(id: string): SpecProblem[] {
+  return useEditorValidation().placed?.byNode.get(id) ?? [];
+}
+
+/** A Contract shows its problems beside its code; the other kinds below their fields. */
+function OtherNodeProblems({ id }: { id: string }) {
+  return <NodeProblems problems={useNodeProblems(id)} testId="node-problems" />;
+}
+
+function NodeProblems({ problems, testId }: { problems: SpecProblem[]; testId: string }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul
+      className="flex flex-col gap-1 rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-xs text-danger"
+      data-testid={testId}
+    >
+      {problems.map((p) => (
+        <li key={`${p.line ?? ''}:${p.message}`}>
+          {p.line ? (
+            <strong>
+              Line {p.line}
+              {p.column ? `:${p.column}` : ''} —{' '}
+            </strong>
+          ) : null}
+          {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function SidePanel({
   node,
@@ -49,6 +84,7 @@ export function SidePanel({
         <ContractPanel node={node} graph={graph} spec={spec} onUpdate={onUpdate} />
       ) : null}
       {node.kind === 'chain' ? <ChainPanel node={node} onUpdate={onUpdate} /> : null}
+      {node.kind !== 'contract' ? <OtherNodeProblems id={node.id} /> : null}
       {node.kind === 'output' ? (
         <p className="text-sm text-muted-foreground">
           What the policy plays: the node connected here is the top of the stack.
@@ -133,15 +169,15 @@ function ContractPanel({
   spec: HarnessSpec | undefined;
   onUpdate: UpdateFn;
 }) {
-  const trpc = useTRPC();
-  const check = useMutation(trpc.harnesses.check.mutationOptions());
-  const result = check.data;
+  const { validation, checkNow } = useEditorValidation();
+  const problems = useNodeProblems(node.id);
   const target =
     spec ??
     (() => {
       const r = subtreeSpec(graph, node.id);
       return r.ok ? r.spec : undefined;
     })();
+  const dry = validation.state === 'valid' ? validation.result.dryRun : undefined;
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-muted-foreground">
@@ -153,38 +189,32 @@ function ContractPanel({
       <CodeEditor
         value={node.data.code}
         onChange={(code) => onUpdate({ code }, `${node.id}.code`)}
-        errorAt={result && !result.ok && 'line' in result ? result.line : null}
+        errorAt={problems.find((p) => p.line)?.line ?? null}
       />
       <div className="flex items-center gap-2">
         <Button
           size="sm"
           variant="outline"
           data-testid="contract-check"
-          disabled={!target || check.isPending}
-          onClick={() => target && check.mutate({ spec: target })}
+          title="Checks now instead of after the pause: compile, set-up and a dry episode"
+          disabled={validation.state === 'draft' || validation.state === 'checking'}
+          onClick={checkNow}
         >
-          {check.isPending ? 'Checking…' : 'Check hooks'}
+          {validation.state === 'checking' ? 'Checking…' : 'Check hooks'}
         </Button>
-        {result?.ok ? (
+        {validation.state === 'valid' ? (
           <span className="flex items-center gap-1 text-xs text-success" data-testid="contract-ok">
-            <CheckCircle2 className="size-4" /> compiles and builds
+            <CheckCircle2 className="size-4" /> compiles and ran
+            {dry ? ` ${dry.steps} dry steps` : ''} within the hook deadline
+          </span>
+        ) : null}
+        {validation.state === 'draft' ? (
+          <span className="text-xs text-muted-foreground">
+            Connect the graph to the output to check it.
           </span>
         ) : null}
       </div>
-      {result && !result.ok ? (
-        <div
-          className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-xs text-danger"
-          data-testid="contract-error"
-        >
-          {'line' in result && result.line ? (
-            <strong>
-              Line {result.line}
-              {result.column ? `:${result.column}` : ''} —{' '}
-            </strong>
-          ) : null}
-          {result.message}
-        </div>
-      ) : null}
+      <NodeProblems problems={problems} testId="contract-error" />
       {target ? <TestOnTrajectory spec={target} /> : null}
     </div>
   );

@@ -5,24 +5,18 @@
 import type { Connection, Edge, EdgeChange, NodeChange, OnNodeDrag } from '@xyflow/react';
 import { useState } from 'react';
 import { readEdgeChanges, readNodeChanges, toFlowEdges, toFlowNodes } from './flow.ts';
-import {
-  type Command,
-  canConnect,
-  type Graph,
-  type InputHandle,
-  type ToSpecResult,
-  type XY,
-} from './model.ts';
+import { type Command, canConnect, type Graph, type InputHandle, type XY } from './model.ts';
 import type { FlowNode } from './nodes.tsx';
 
 export function useFlowEditing(args: {
   graph: Graph;
-  spec: ToSpecResult;
+  /** Each node's first issue, shown on it. */
+  issues: Map<string, string>;
   run: (cmd: Command) => void;
   selectedId: string | undefined;
   select: (id: string | null) => void;
 }) {
-  const { graph, spec, run, selectedId, select } = args;
+  const { graph, issues, run, selectedId, select } = args;
   const [dragging, setDragging] = useState<Record<string, XY>>({});
   const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
 
@@ -53,7 +47,7 @@ export function useFlowEditing(args: {
   };
 
   return {
-    nodes: toFlowNodes(graph, spec, { dragging, selectedId }),
+    nodes: toFlowNodes(graph, issues, { dragging, selectedId }),
     edges: toFlowEdges(graph, selectedEdges),
     onNodesChange,
     onEdgesChange,

@@ -1,12 +1,13 @@
 'use client';
 // A "try it" session: start (or restart) the composed environment with a seed, then send actions
-// one at a time — typed text through the text tool, or a tool call with JSON arguments.
+// one at a time — typed text through the text tool, or a tool call with JSON arguments. A step that
+// fails ends the session on the server; its cause stays on screen and nothing more is sent.
 import { useMutation } from '@tanstack/react-query';
 import { useReducer, useState } from 'react';
 import type { Action, HarnessSpec } from '../../contracts/spec.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
-import { admissibleNow, initialPlay, parseToolArgs, playReducer } from './play.ts';
+import { admissibleNow, canStep, initialPlay, parseToolArgs, playReducer } from './play.ts';
 
 type Started = RouterOutputs['play']['start'];
 type Stepped = RouterOutputs['play']['step'];
@@ -30,11 +31,12 @@ export function usePlaySession(spec: HarnessSpec | undefined) {
   const step = useMutation(
     trpc.play.step.mutationOptions({
       onSuccess: (r) => dispatch({ type: 'stepped', result: r }),
+      onError: (e) => dispatch({ type: 'failed', message: e.message }),
     }),
   );
-  const { session, last } = play;
+  const { session } = play;
   const send = (action: Action) =>
-    session && !last?.done && step.mutate({ sessionId: session.sessionId, action });
+    session && canStep(play) && step.mutate({ sessionId: session.sessionId, action });
   return {
     ...play,
     seed,
@@ -42,7 +44,8 @@ export function usePlaySession(spec: HarnessSpec | undefined) {
     start: () => spec && start.mutate({ spec, seed }),
     starting: start.isPending,
     stepping: step.isPending,
-    error: start.error ?? step.error,
+    // A failed step shows as the session's failure, not as a passing error.
+    error: start.error,
     admissible: admissibleNow(play),
     text,
     setText,

@@ -4,9 +4,10 @@
 import type { Action, Json } from '../../bridges/core/types.ts';
 import { bridgesFromConfig } from '../bridges.ts';
 import { config } from '../config.ts';
-import { DomainError, HarnessCodeError, NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
+import { validationHandlers } from '../harnesses/validate-jobs.ts';
 
 // This module runs in the studio pool's worker thread and is that thread's composition root: its
 // bridges come from the process's configuration (REMOTE_ENVS).
@@ -26,17 +27,6 @@ export interface ReplayInput {
   /** Stop at the first step that ends the episode. */
   untilDone?: boolean;
 }
-
-export type CheckResult =
-  | { ok: true }
-  | {
-      ok: false;
-      kind: string;
-      message: string;
-      hook?: string | null;
-      line?: number | null;
-      column?: number | null;
-    };
 
 export interface PlayStartInput {
   id: string;
@@ -60,6 +50,9 @@ function playSession(id: string): Harness {
 }
 
 export const handlers = {
+  // Does the spec run? (server/harnesses/validate.ts drives these jobs.)
+  ...validationHandlers(bridges),
+
   async playStart(raw: unknown) {
     const input = raw as PlayStartInput;
     const harness = await createHarness(parseSpec(input.spec), { bridges });
@@ -159,27 +152,6 @@ export const handlers = {
       };
     } finally {
       await harness.close();
-    }
-  },
-
-  /** Builds the stack once; the first problem comes back as data (with the hook's line). */
-  async check(raw: unknown): Promise<CheckResult> {
-    try {
-      const harness = await createHarness(parseSpec((raw as { spec: unknown }).spec), {
-        bridges,
-      });
-      await harness.close();
-      return { ok: true };
-    } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      return {
-        ok: false,
-        kind: e.name,
-        message: e.message,
-        ...(e instanceof HarnessCodeError
-          ? { hook: e.hook ?? null, line: e.line ?? null, column: e.column ?? null }
-          : {}),
-      };
     }
   },
 };

@@ -1,10 +1,11 @@
 // "Try it" sessions: a harnessed environment played step by step in the browser, as a policy would
 // see it. The environment and its hooks live in the studio's worker pool (api/studio-handlers.ts);
-// this keeps who owns each session (an unguessable id) and closes idle ones.
+// this keeps who owns each session (an unguessable id), closes idle ones, and remembers why a
+// session ended in an error, so the next step still says so (not just "session ended").
 import { randomUUID } from 'node:crypto';
 import type { Action } from '../../bridges/core/types.ts';
 import type { StudioPool } from '../api/studio-pool.ts';
-import { NotFoundError } from '../errors.ts';
+import { HarnessCodeError, NotFoundError } from '../errors.ts';
 
 interface Session {
   owner: string;
@@ -16,14 +17,34 @@ interface Session {
 const IDLE_MS = 15 * 60_000;
 const MAX_SESSIONS = 32;
 
+/** A session that ended in an error: whose it was, and the error, to repeat on a later call. */
+interface Ended {
+  owner: string;
+  at: number;
+  error: unknown;
+}
+
+/** The error a call on an ended session gets: the cause again, with what to do about it. */
+function endedError(cause: unknown): Error {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const text = `this play session already ended: ${message} — restart to play again`;
+  return cause instanceof HarnessCodeError
+    ? new HarnessCodeError(text, cause.hook, cause.line, cause.column)
+    : new NotFoundError(text);
+}
+
 export class PlaySessions {
   private readonly sessions = new Map<string, Session>();
+  private readonly ended = new Map<string, Ended>();
 
   constructor(private readonly pool: StudioPool) {}
 
   private sweep(now = Date.now()): void {
     for (const [id, s] of this.sessions) {
       if (now - s.lastUsed > IDLE_MS) this.end(id);
+    }
+    for (const [id, e] of this.ended) {
+      if (now - e.at > IDLE_MS || this.ended.size > MAX_SESSIONS) this.ended.delete(id);
     }
     // Oldest first when too many are open.
     while (this.sessions.size >= MAX_SESSIONS) {
@@ -40,8 +61,11 @@ export class PlaySessions {
 
   private session(id: string, owner: string): Session {
     const s = this.sessions.get(id);
-    if (!s || s.owner !== owner)
+    if (!s || s.owner !== owner) {
+      const ended = this.ended.get(id);
+      if (ended && ended.owner === owner) throw endedError(ended.error);
       throw new NotFoundError('play session ended (idle or closed); start again');
+    }
     s.lastUsed = Date.now();
     return s;
   }
@@ -67,8 +91,11 @@ export class PlaySessions {
       s.done = result.done;
       return result;
     } catch (e) {
-      // The episode ended in a harness error (or its worker was stopped): the session is over.
+      // The episode ended in a harness error (or its worker was stopped): the session is over, and
+      // a later call on it is told why.
       this.sessions.delete(sessionId);
+      this.ended.set(sessionId, { owner, at: Date.now(), error: e });
+      this.sweep();
       throw e;
     }
   }

@@ -1,5 +1,6 @@
-// The harness library: named harnesses for a task, their immutable versions, the check that a spec
-// builds (hook code compiles, bridges and tasks exist), and people's approve / reject decisions.
+// The harness library: named harnesses for a task, their immutable versions, whether a spec runs
+// (server/harnesses/validate.ts; create and save refuse a spec that does not), and people's
+// approve / reject decisions.
 import { z } from 'zod';
 import { parseSpec } from '../../harness/index.ts';
 import {
@@ -10,7 +11,9 @@ import {
   listHarnesses,
   saveHarnessVersion,
 } from '../../harnesses/library.ts';
+import { poolRunner, runnableSpec, validateSpec } from '../../harnesses/validate.ts';
 import { episodeActions } from '../../rollouts/reads.ts';
+import type { StudioPool } from '../studio-pool.ts';
 import {
   owns,
   researcherProcedure,
@@ -20,6 +23,9 @@ import {
 } from '../trpc.ts';
 
 const NameSchema = z.string().trim().min(1).max(120);
+
+/** Validation runs its jobs in the studio's worker pool, beside try-it and replays. */
+const inStudio = (studio: StudioPool) => poolRunner((handler, input) => studio.job(handler, input));
 
 export const harnessesRouter = router({
   list: viewerProcedure
@@ -47,10 +53,10 @@ export const harnessesRouter = router({
         description: z.string().max(2000).default(''),
       }),
     )
-    .mutation(({ input, ctx }) =>
+    .mutation(async ({ input, ctx }) =>
       createHarnessWithVersion(ctx.db, {
         name: input.name,
-        spec: parseSpec(input.spec),
+        spec: await runnableSpec(input.spec, inStudio(ctx.services.studio)),
         versionName: input.versionName,
         note: input.note,
         description: input.description,
@@ -70,11 +76,11 @@ export const harnessesRouter = router({
         note: z.string().max(2000).default(''),
       }),
     )
-    .mutation(({ input, ctx }) =>
+    .mutation(async ({ input, ctx }) =>
       saveHarnessVersion(ctx.db, {
         harnessId: input.harnessId,
         name: input.name,
-        spec: parseSpec(input.spec),
+        spec: await runnableSpec(input.spec, inStudio(ctx.services.studio)),
         note: input.note,
         createdBy: ctx.actor,
       }),
@@ -85,13 +91,13 @@ export const harnessesRouter = router({
     .query(({ input, ctx }) => getHarnessVersion(ctx.db, input.id)),
 
   /**
-   * Builds the stack once (bridges, tasks, hook compilation) and reports the first problem as data,
-   * with the hook's line and column, so the editor can point at it.
+   * Whether the spec runs — parsed, bridges and tasks resolved, hooks compiled, the Stage set-up
+   * replayed and a dry episode played — with every problem on its node (the editor calls this).
    */
-  check: researcherProcedure
+  validate: researcherProcedure
     .meta({ audit: false })
     .input(z.object({ spec: z.unknown() }))
-    .mutation(({ input, ctx }) => ctx.services.studio.job('check', { spec: input.spec })),
+    .mutation(({ input, ctx }) => validateSpec(input.spec, inStudio(ctx.services.studio))),
 
   /**
    * "Test on a trajectory": replay a recorded episode's agent actions through this spec (same task

@@ -61,9 +61,10 @@ describe('try it (play router)', () => {
       .catch((e: unknown) => e);
     expect((error as { cause?: unknown }).cause).toBeInstanceOf(HarnessCodeError);
     expect(Date.now() - t0).toBeLessThan(10_000);
+    // The next step still names the cause, not only "session ended".
     await expect(
       caller.play.step({ sessionId: stuck.sessionId, action: combine('7', '-', '4') }),
-    ).rejects.toThrow(/session ended/);
+    ).rejects.toThrow(/already ended: hook filterAction exceeded its time limit/);
     // A fresh session works on the replaced worker.
     const next = await caller.play.start({ spec: { version: 1, env: base } });
     const step = await caller.play.step({
@@ -71,5 +72,22 @@ describe('try it (play router)', () => {
       action: combine('8', '/', '8'),
     });
     expect(step.record.invalid).toBe(false);
+  });
+
+  it('after a hook overran its 250 ms deadline, the next step repeats that cause', async () => {
+    const looping = await caller.play.start({
+      spec: withHook('export function filterAction(a) {\n  while (true) {}\n}'),
+    });
+    const action = combine('7', '-', '4');
+    await expect(caller.play.step({ sessionId: looping.sessionId, action })).rejects.toThrow(
+      /ran longer than its 250 ms limit/,
+    );
+    const again = (await caller.play.step({ sessionId: looping.sessionId, action }).then(
+      () => new Error('the step should have failed'),
+      (e: unknown) => e,
+    )) as Error;
+    expect(again.message).toMatch(/already ended: .*ran longer than its 250 ms limit/);
+    expect(again.message).toMatch(/restart/);
+    expect(again.cause).toBeInstanceOf(HarnessCodeError);
   });
 });

@@ -6,6 +6,7 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   tasks: () => import('./tasks.ts'),
   check: () => import('./check.ts'),
   step: () => import('./step.ts'),
+  validate: () => import('./validate.ts'),
   play: () => import('./play.ts'),
   rollout: () => import('./rollout.ts'),
   policies: () => import('./policies.ts'),
