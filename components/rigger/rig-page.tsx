@@ -51,7 +51,6 @@ export function RigPage({ id }: { id: string }) {
           />
         ))}
       </div>
-      <ErrorNote error={review.error} />
     </div>
   );
 }
