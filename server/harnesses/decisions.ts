@@ -70,51 +70,57 @@ function checkReason(o: RecordDecisionInput): void {
 export async function recordDecision(db: Db, o: RecordDecisionInput): Promise<DecisionResult> {
   checkReason(o);
   const reason = o.reason.trim();
-  return db.$transaction(async (tx) => {
-    await lockScope(tx, o.scope);
-    const { current } = await loadHistory(tx, o.scope);
-    if (o.expectedCurrentId !== undefined && (current?.id ?? null) !== o.expectedCurrentId) {
-      throw new DecisionConflictError(
-        `the decision on ${o.label} changed meanwhile; reload to see it`,
-      );
-    }
-    const decision = transition(current, o.action, o.label);
-    if (decision === 'approve' && o.unapprovable) throw new InvalidInputError(o.unapprovable);
-    const versionId =
-      o.scope.harnessVersionId ??
-      (decision === 'approve' && o.fileInLibrary ? await o.fileInLibrary(tx) : null);
-    const row = await tx.approval.create({
-      data: {
-        candidateId: o.scope.candidateId,
-        harnessVersionId: versionId,
-        decision,
-        reason,
-        by: o.by,
-        reversesId: o.action.kind === 'reverse' ? (current?.id ?? null) : null,
-        concerns: decision === 'approve' ? o.concerns.map((c) => c.message) : [],
-      },
-      select: { id: true, at: true, reversesId: true, concerns: true },
-    });
-    const harnessId = versionId ? await setHarnessStatus(tx, versionId, decision) : null;
-    if (o.audit) {
-      await writeAudit(tx, {
-        ...o.audit,
-        target: o.scope.candidateId ?? versionId,
-        details: {
+  return db.$transaction(
+    async (tx) => {
+      await lockScope(tx, o.scope);
+      const { current } = await loadHistory(tx, o.scope);
+      // The state machine first: a second decision is refused with who decided, when and why.
+      const decision = transition(current, o.action, o.label);
+      if (o.expectedCurrentId !== undefined && (current?.id ?? null) !== o.expectedCurrentId) {
+        throw new DecisionConflictError(
+          `the decision on ${o.label} changed meanwhile; reload to see it`,
+        );
+      }
+      if (decision === 'approve' && o.unapprovable) throw new InvalidInputError(o.unapprovable);
+      const versionId =
+        o.scope.harnessVersionId ??
+        (decision === 'approve' && o.fileInLibrary ? await o.fileInLibrary(tx) : null);
+      const row = await tx.approval.create({
+        data: {
+          candidateId: o.scope.candidateId,
+          harnessVersionId: versionId,
           decision,
           reason,
-          ...(row.reversesId ? { reverses: row.reversesId } : {}),
-          ...(row.concerns.length ? { concerns: row.concerns } : {}),
-          ...(versionId ? { harnessVersionId: versionId } : {}),
+          by: o.by,
+          reversesId: o.action.kind === 'reverse' ? (current?.id ?? null) : null,
+          concerns: decision === 'approve' ? o.concerns.map((c) => c.message) : [],
         },
+        select: { id: true, at: true, reversesId: true, concerns: true },
       });
-    }
-    return {
-      decision: { ...row, decision, reason, by: o.by, at: row.at.toISOString() },
-      harnessId,
-      harnessVersionId: versionId,
-    };
-  });
+      const harnessId = versionId ? await setHarnessStatus(tx, versionId, decision) : null;
+      if (o.audit) {
+        await writeAudit(tx, {
+          ...o.audit,
+          target: o.scope.candidateId ?? versionId,
+          details: {
+            decision,
+            reason,
+            ...(row.reversesId ? { reverses: row.reversesId } : {}),
+            ...(row.concerns.length ? { concerns: row.concerns } : {}),
+            ...(versionId ? { harnessVersionId: versionId } : {}),
+          },
+        });
+      }
+      return {
+        decision: { ...row, decision, reason, by: o.by, at: row.at.toISOString() },
+        harnessId,
+        harnessVersionId: versionId,
+      };
+    },
+    // A few short statements, but a loaded machine (or a busy single PGlite connection) can stretch
+    // Prisma's 2 s / 5 s defaults; a decision that waits is better than one refused.
+    { maxWait: 10_000, timeout: 20_000 },
+  );
 }
 
 /** The harness takes the status of its latest decision (the list shows it). */

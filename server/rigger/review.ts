@@ -23,20 +23,24 @@ const REVIEWED_CANDIDATE = {
 } satisfies Prisma.CandidateSelect;
 type ReviewedCandidate = Prisma.CandidateGetPayload<{ select: typeof REVIEWED_CANDIDATE }>;
 
-/** How an approved candidate is filed, called inside the decision's transaction when approving. */
-function libraryFiler(
+/**
+ * How an approved candidate is filed, called inside the decision's transaction. Its names are
+ * worked out first: resolving the bridge (for the task's display id) may load it, which must not
+ * hold a transaction open.
+ */
+async function libraryFiler(
   { bridges }: RigStore,
   c: ReviewedCandidate,
   o: { by: string; projectId?: string | undefined },
-): (tx: Tx) => Promise<string> {
+): Promise<(tx: Tx) => Promise<string>> {
+  const spec = parseSpec(c.spec);
+  const template = (c.stats as { template?: unknown } | null)?.template;
+  const versionName = `#${c.iteration + 1}${c.round > 0 ? ` round ${c.round + 1}` : ''}${
+    typeof template === 'string' ? ` · ${template}` : ''
+  }`;
+  const note = c.rationale.slice(0, 2000);
+  const task = await shownTaskId(bridges, c.rig.bridge, c.rig.taskId);
   return async (tx) => {
-    const spec = parseSpec(c.spec);
-    const template = (c.stats as { template?: unknown } | null)?.template;
-    const versionName = `#${c.iteration + 1}${c.round > 0 ? ` round ${c.round + 1}` : ''}${
-      typeof template === 'string' ? ` · ${template}` : ''
-    }`;
-    const note = c.rationale.slice(0, 2000);
-    const task = await shownTaskId(bridges, c.rig.bridge, c.rig.taskId);
     const sibling = await tx.candidate.findFirst({
       where: { rigId: c.rig.id, harnessVersionId: { not: null } },
       select: { harnessVersion: { select: { harnessId: true } } },
@@ -105,7 +109,13 @@ export async function reviewCandidate(
       ? 'a candidate the environment rejected cannot be approved'
       : undefined,
     expectedCurrentId: input.expectedCurrentId,
-    fileInLibrary: c.harnessVersionId ? undefined : libraryFiler(store, c, input),
+    // Only a decision that may approve (a first approval, or reversing a rejection) files it.
+    fileInLibrary:
+      c.harnessVersionId ||
+      c.writeError ||
+      (input.action.kind === 'decide' && input.action.decision === 'reject')
+        ? undefined
+        : await libraryFiler(store, c, input),
     audit: input.audit,
   });
 }
