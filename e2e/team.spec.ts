@@ -154,6 +154,18 @@ test('team mode: a researcher launches, a viewer cannot, a share link opens the 
   expect(guestList.status()).toBe(403);
   await snap(guest, 'team-share-link');
 
+  // The viewer sees a version's decision buttons disabled, with the reason (not an API error).
+  const made = await trpcMutation<{ harnessId: string }>(researcher, 'harnesses.create', {
+    name: 'Viewer check',
+    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+  });
+  await viewer.goto(`/harnesses/${made.harnessId}/review`);
+  await expect(viewer.getByTestId('decision-rights')).toHaveText(
+    'Deciding needs the researcher role; you are a viewer in this project.',
+  );
+  await expect(viewer.getByTestId('approve')).toBeDisabled();
+  await expect(viewer.getByTestId('reject')).toBeDisabled();
+
   // The admin's audit trail shows who launched the run.
   await adminPage.goto('/audit');
   await expect(adminPage.getByTestId('audit-row').filter({ hasText: 'runs.launch' })).toHaveCount(

@@ -161,7 +161,15 @@ export function CompareBody({
   );
 }
 
-function RunCard({ run: r, label, index: i }: { run: Summary; label: string; index: number }) {
+export function RunCard({
+  run: r,
+  label,
+  index: i,
+}: {
+  run: Summary;
+  label: string;
+  index: number;
+}) {
   return (
     <Card data-testid={`compare-card-${i}`}>
       <CardHeader>
@@ -218,7 +226,7 @@ function MetricsTable({ rows, labels }: { rows: CompareRow[]; labels: [string, s
 }
 
 /** A few episodes of each outcome, to read beside the numbers. */
-function SampleTrajectories({ runId, label }: { runId: string; label: string }) {
+export function SampleTrajectories({ runId, label }: { runId: string; label: string }) {
   const trpc = useTRPC();
   const episodes = useQuery(trpc.runs.episodes.queryOptions({ runId, limit: 1000 }));
   const sample = sampleEpisodes(episodes.data?.items ?? []);

@@ -1,19 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { decisionHistory, diffRangeWith, parseDiffRange, reviewPair, versionAt } from './model.ts';
+import {
+  decisionHistory,
+  decisionRights,
+  diffRangeWith,
+  needsReason,
+  parseDiffRange,
+  reviewPair,
+  versionAt,
+} from './model.ts';
 
 const versions = [
   {
     version: 1,
     name: 'first',
-    approvals: [{ id: 'a1', at: '2024-01-01T00:00:00Z', decision: 'reject' }],
+    gate: { history: [{ id: 'a1', at: '2024-01-01T00:00:00Z', decision: 'reject' }] },
   },
   {
     version: 2,
     name: 'second',
-    approvals: [
-      { id: 'a2', at: '2024-03-01T00:00:00Z', decision: 'approve' },
-      { id: 'a3', at: '2024-02-01T00:00:00Z', decision: 'reject' },
-    ],
+    gate: {
+      history: [
+        { id: 'a2', at: '2024-03-01T00:00:00Z', decision: 'approve' },
+        { id: 'a3', at: '2024-02-01T00:00:00Z', decision: 'reject' },
+      ],
+    },
   },
 ];
 
@@ -77,5 +87,29 @@ describe('review pair', () => {
   it('falls back to the first baseline when none has the candidate policy', () => {
     expect(reviewPair(runs, 'v1', {}).baselineId).toBe('b-a');
     expect(reviewPair(runs, 'v9', {})).toMatchObject({ candidateId: undefined, baselineId: 'b-a' });
+  });
+});
+
+describe('who may decide, and when a reason is needed', () => {
+  it('the local user and researchers may; a viewer, an outsider and a share link may not', () => {
+    expect(decisionRights({ mode: 'local', role: 'admin' })).toEqual({ allowed: true, why: null });
+    expect(decisionRights({ mode: 'team', role: 'researcher', share: null }).allowed).toBe(true);
+    expect(decisionRights({ mode: 'team', role: 'viewer', share: null })).toEqual({
+      allowed: false,
+      why: 'Deciding needs the researcher role; you are a viewer in this project.',
+    });
+    expect(decisionRights({ mode: 'team', role: null, share: null }).why).toMatch(/not a member/);
+    expect(decisionRights({ mode: 'team', role: null, share: { kind: 'run' } }).why).toMatch(
+      /read-only/,
+    );
+    // Until auth.me answers, the buttons wait (disabled, no sentence yet).
+    expect(decisionRights(undefined)).toEqual({ allowed: false, why: null });
+  });
+
+  it('rejecting and reversing always need a reason; approving only with concerns', () => {
+    expect(needsReason('reject', [])).toBe(true);
+    expect(needsReason('reverse', [])).toBe(true);
+    expect(needsReason('approve', [])).toBe(false);
+    expect(needsReason('approve', [{ code: 'no_validation_run' }])).toBe(true);
   });
 });

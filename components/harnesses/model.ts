@@ -1,6 +1,7 @@
 // What the harness pages derive from a harness and its runs, as plain functions: the version on
 // screen (?version=N, else the newest), the version diff range (?diff=a..b), the baseline and
-// candidate runs a review compares, and the decision history across versions.
+// candidate runs a review compares, the decision history across versions, and who may decide
+// and when a decision needs a reason.
 
 interface VersionLike {
   version: number;
@@ -66,18 +67,50 @@ export function reviewPair<R extends RunLike>(
   return { candidates, baselines, candidateId, baselineId };
 }
 
-interface Approval {
+interface Recorded {
   id: string;
-  at: Date | string;
+  at: string;
 }
 
 /** Every decision on every version, newest first, each with its version's number and name. */
-export function decisionHistory<A extends Approval>(
-  versions: { version: number; name: string; approvals: A[] }[],
+export function decisionHistory<A extends Recorded>(
+  versions: { version: number; name: string; gate: { history: A[] } }[],
 ): (A & { version: number; versionName: string })[] {
   return versions
-    .flatMap((v) => v.approvals.map((ap) => ({ ...ap, version: v.version, versionName: v.name })))
+    .flatMap((v) => v.gate.history.map((d) => ({ ...d, version: v.version, versionName: v.name })))
     .sort((x, y) => new Date(y.at).getTime() - new Date(x.at).getTime());
+}
+
+/** Who is asking (auth.me): the single local user, or a team member with a role, or a share link. */
+export interface MeLike {
+  mode: 'local' | 'team';
+  role: string | null;
+  share?: unknown;
+}
+
+/**
+ * Whether this person may decide, and if not, the sentence the disabled buttons show. Mirrors the
+ * server's rule (researcher or admin in the active project); the server still refuses on its own.
+ */
+export function decisionRights(me: MeLike | undefined): { allowed: boolean; why: string | null } {
+  if (!me) return { allowed: false, why: null };
+  if (me.mode === 'local') return { allowed: true, why: null };
+  if (me.share) return { allowed: false, why: 'A share link opens this page read-only.' };
+  if (me.role === 'researcher' || me.role === 'admin') return { allowed: true, why: null };
+  if (me.role === 'viewer') {
+    return {
+      allowed: false,
+      why: 'Deciding needs the researcher role; you are a viewer in this project.',
+    };
+  }
+  return { allowed: false, why: 'You are not a member of this project.' };
+}
+
+export type DecisionVerb = 'approve' | 'reject' | 'reverse';
+
+/** Whether the action needs a typed reason: rejections and reversals always; approvals with concerns. */
+export function needsReason(verb: DecisionVerb, concerns: readonly unknown[]): boolean {
+  return verb !== 'approve' || concerns.length > 0;
 }
 
 export function decisionLabel(decision: string): 'approved' | 'rejected' {

@@ -1,17 +1,17 @@
 'use client';
 // Journey 6: a candidate (a harness version and its validation run) beside the baseline run — the
-// same metrics side by side, differences marked, trajectories from each — then a person approves or
-// rejects it with a reason; the decision is recorded and listed in the history.
-import { Check, X } from 'lucide-react';
-import { CompareBody } from '../compare/compare-view.tsx';
+// same metrics side by side, differences marked, trajectories from each; the candidate's run alone
+// when the task has no baseline yet — then a person approves or rejects it. The approval gate says
+// why approving needs a reason; a decided version shows its decision instead of the buttons.
+import { CompareBody, RunCard, SampleTrajectories } from '../compare/compare-view.tsx';
 import { ago, pct, shortId } from '../runs/format.ts';
 import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
-import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { Field } from '../ui/field.tsx';
-import { Select, Textarea } from '../ui/input.tsx';
+import { Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { DecisionPanel, useDecisionRights } from './decision.tsx';
 import { decisionHistory, decisionLabel } from './model.ts';
 import { type Review as ReviewState, useReview } from './use-review.ts';
 
@@ -32,25 +32,40 @@ export function Review({ id }: { id: string }) {
           </BackLink>
         }
         title={`Review v${version.version} “${version.name}”`}
-        description="The candidate's validation run beside the baseline: the same metrics, differences marked. Approve or reject it with a reason; the decision is recorded."
+        description="The candidate's validation run beside the baseline: the same metrics, differences marked. Approve or reject it; a decision is final and recorded with who, when and why."
       />
       <ReviewPickers r={r} version={version} />
-      {!r.candidateId ? (
-        <EmptyState title="No validation run of this version yet">
-          Launch one from the harness page (Validate v{version.version}).
-        </EmptyState>
-      ) : !r.baselineId ? (
-        <EmptyState title="No baseline run on this task yet">
-          Launch one from the task page.
-        </EmptyState>
-      ) : r.baseline && r.candidate ? (
-        <CompareBody a={r.baseline} b={r.candidate} labels={['Baseline', 'Candidate']} />
-      ) : (
-        <Skeleton className="h-64" />
-      )}
+      <ReviewBody r={r} version={version} />
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <DecisionCard r={r} version={version} />
         <HistoryCard versions={r.versions} />
+      </div>
+    </div>
+  );
+}
+
+/** The comparison; the candidate's run alone when there is no baseline (never hidden). */
+function ReviewBody({ r, version }: { r: ReviewState; version: Version }) {
+  if (!r.candidateId) {
+    return (
+      <EmptyState title="No validation run of this version yet">
+        Launch one from the harness page (Validate v{version.version}).
+      </EmptyState>
+    );
+  }
+  if (!r.candidate || (r.baselineId && !r.baseline)) return <Skeleton className="h-64" />;
+  if (r.baseline) {
+    return <CompareBody a={r.baseline} b={r.candidate} labels={['Baseline', 'Candidate']} />;
+  }
+  return (
+    <div className="flex flex-col gap-4" data-testid="candidate-only">
+      <p className="text-sm text-muted-foreground" data-testid="no-baseline">
+        No baseline run on this task yet, so there is nothing to compare with: launch one from the
+        task page. The candidate&apos;s run on its own:
+      </p>
+      <div className="grid gap-4 md:grid-cols-2">
+        <RunCard run={r.candidate} label="Candidate" index={1} />
+        <SampleTrajectories runId={r.candidate.id} label="Candidate" />
       </div>
     </div>
   );
@@ -88,6 +103,12 @@ function ReviewPickers({ r, version }: { r: ReviewState; version: Version }) {
           data-testid="review-candidate"
         >
           <RunOptions runs={r.candidates} />
+          {r.candidate && !r.candidates.some((c) => c.id === r.candidate?.id) ? (
+            <option value={r.candidate.id}>
+              {shortId(r.candidate.id)} · {r.candidate.policy} ·{' '}
+              {pct(r.candidate.metrics.successRate)}
+            </option>
+          ) : null}
         </Select>
       </Field>
     </div>
@@ -103,40 +124,26 @@ function RunOptions({ runs }: { runs: ReviewState['baselines'] }) {
 }
 
 function DecisionCard({ r, version }: { r: ReviewState; version: Version }) {
-  const decide = (decision: 'approve' | 'reject') =>
-    r.decide.mutate({ harnessVersionId: version.id, decision, reason: r.reason });
+  const rights = useDecisionRights();
+  const gate = r.gate.data;
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Decision</CardTitle>
+        <CardTitle>Decision on v{version.version}</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
-        <Textarea
-          data-testid="decision-reason"
-          className="h-24"
-          placeholder="Why? (e.g. success up clearly, steps down, no harness errors)"
-          value={r.reason}
-          onChange={(e) => r.setReason(e.target.value)}
-        />
-        <ErrorNote error={r.decide.error} />
-        <div className="flex gap-2">
-          <Button
-            variant="success"
-            data-testid="approve"
-            disabled={r.decide.isPending}
-            onClick={() => decide('approve')}
-          >
-            <Check /> Approve v{version.version}
-          </Button>
-          <Button
-            variant="danger"
-            data-testid="reject"
-            disabled={r.decide.isPending}
-            onClick={() => decide('reject')}
-          >
-            <X /> Reject
-          </Button>
-        </div>
+        <ErrorNote error={r.gate.error} />
+        {gate ? (
+          <DecisionPanel
+            key={gate.current?.id ?? 'pending'}
+            gate={gate}
+            rights={rights}
+            actions={r.actions}
+            approveLabel={`Approve v${version.version}`}
+          />
+        ) : (
+          <Skeleton className="h-24" />
+        )}
       </CardContent>
     </Card>
   );
@@ -163,8 +170,9 @@ function HistoryCard({ versions }: { versions: ReviewState['versions'] }) {
                 <span>
                   v{d.version} “{d.versionName}”
                 </span>
+                {d.reversesId ? <Badge variant="outline">reversal</Badge> : null}
                 <span className="ml-auto text-xs text-muted-foreground">
-                  {d.by} · {ago(new Date(d.at).toISOString())}
+                  {d.by} · {ago(d.at)}
                 </span>
               </div>
               {d.reason ? (

@@ -1,11 +1,11 @@
 'use client';
 // What a review compares and records: the version (?version=), its validation run (?candidate=)
-// and a baseline run (?baseline=) — each chosen sensibly until picked — and the decision with its
-// reason.
+// and a baseline run (?baseline=) — each chosen sensibly until picked — the approval gate on the
+// run on screen (computed by the server), and the decision or its reversal.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { useTRPC } from '../trpc/client.tsx';
+import type { DecisionActions } from './decision.tsx';
 import { reviewPair, versionAt } from './model.ts';
 
 export function useReview(id: string) {
@@ -23,34 +23,58 @@ export function useReview(id: string) {
     candidate: url.get('candidate'),
     baseline: url.get('baseline'),
   });
+  // A version filed from a rig candidate was validated by the rig: its run is the gate's.
+  const candidateId = pair.candidateId ?? version?.gate.validationRunId ?? undefined;
   const a = useQuery({
     ...trpc.runs.byId.queryOptions({ id: pair.baselineId ?? '' }),
     enabled: Boolean(pair.baselineId),
   });
   const b = useQuery({
-    ...trpc.runs.byId.queryOptions({ id: pair.candidateId ?? '' }),
-    enabled: Boolean(pair.candidateId),
+    ...trpc.runs.byId.queryOptions({ id: candidateId ?? '' }),
+    enabled: Boolean(candidateId),
   });
-  const [reason, setReason] = useState('');
-  const decide = useMutation(
-    trpc.harnesses.decide.mutationOptions({
-      onSuccess: async () => {
-        setReason('');
-        await queryClient.invalidateQueries({ queryKey: trpc.harnesses.byId.queryKey({ id }) });
-      },
+  const gate = useQuery({
+    ...trpc.harnesses.gate.queryOptions({
+      harnessVersionId: version?.id ?? '',
+      ...(candidateId ? { validationRunId: candidateId } : {}),
     }),
-  );
+    enabled: Boolean(version),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.harnesses.pathKey() });
+  const decide = useMutation(trpc.harnesses.decide.mutationOptions({ onSuccess: refresh }));
+  const reverse = useMutation(trpc.harnesses.reverse.mutationOptions({ onSuccess: refresh }));
+  const actions: DecisionActions = {
+    pending: decide.isPending || reverse.isPending,
+    error: decide.error ?? reverse.error,
+    decide: (decision, reason) => {
+      if (!version) return;
+      reverse.reset();
+      decide.mutate({
+        harnessVersionId: version.id,
+        decision,
+        reason,
+        // The decision rests on the run on screen, and on the pending state the page showed.
+        ...(candidateId ? { validationRunId: candidateId } : {}),
+        expectedCurrentId: null,
+      });
+    },
+    reverse: (reason, expectedCurrentId) => {
+      if (!version) return;
+      decide.reset();
+      reverse.mutate({ harnessVersionId: version.id, reason, expectedCurrentId });
+    },
+  };
   return {
     harness,
     versions,
     version,
     ...pair,
+    candidateId,
     baseline: a.data,
     candidate: b.data,
+    gate,
     pick: url.set,
-    reason,
-    setReason,
-    decide,
+    actions,
   };
 }
 

@@ -92,9 +92,13 @@ function VersionList({
           >
             {v.name}
           </button>
-          {v.approvals[0] ? (
-            <Badge variant={v.approvals[0].decision === 'approve' ? 'success' : 'danger'}>
-              {decisionLabel(v.approvals[0].decision)}
+          {v.gate.current ? (
+            <Badge
+              variant={v.gate.state === 'approved' ? 'success' : 'danger'}
+              data-testid="version-state"
+              title={`by ${v.gate.current.by}${v.gate.current.reason ? `: ${v.gate.current.reason}` : ''}`}
+            >
+              {decisionLabel(v.gate.current.decision)}
             </Badge>
           ) : null}
           <span className="ml-auto text-xs text-muted-foreground">

@@ -1,14 +1,14 @@
 'use client';
 import Link from 'next/link';
 // One candidate of a rig: its stack, set-up and diff from the previous candidate, its validation run
-// against the band, the automatic decision, and a person's approve / reject beside it (approving
-// files the candidate in the task's harness library).
+// against the band, the automatic decision, and a person's decision beside it (approving files the
+// candidate in the task's harness library; a decided candidate shows who, when and why instead).
 import { isFinalStatus } from '../../contracts/runs.ts';
+import { DecisionPanel, useDecisionRights } from '../harnesses/decision.tsx';
 import { pct } from '../runs/format.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
-import { Input } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { BandGauge } from './band-gauge.tsx';
 import { LiveRunProgress } from './live-run.tsx';
@@ -116,84 +116,36 @@ function CandidateActions({
   candidate: RigCandidate;
   review: CandidateReview;
 }) {
+  const rights = useDecisionRights();
+  // A person decides once the loop has judged the candidate (or any time after a decision).
+  const decidable = !c.writeError && (c.decision !== null || c.gate.current !== null);
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <Button size="sm" variant="outline" asChild>
-        <Link data-testid="open-in-editor" href={candidateEditorHref(rigId, c)}>
-          Open in editor
-        </Link>
-      </Button>
-      {c.library ? (
-        <Link
-          href={`/harnesses/${c.library.harnessId}?version=${c.library.version}`}
-          className="text-xs text-primary hover:underline"
-          data-testid="library-link"
-        >
-          in the harness library (v{c.library.version})
-        </Link>
-      ) : null}
-      {c.approval ? (
-        <Badge
-          variant={c.approval.decision === 'approve' ? 'success' : 'danger'}
-          data-testid="approval"
-        >
-          {c.approval.decision === 'approve' ? 'approved' : 'rejected'} by {c.approval.by}
-          {c.approval.reason ? `: ${c.approval.reason}` : ''}
-        </Badge>
-      ) : null}
-      {!c.writeError && c.decision ? (
-        <>
-          <Button
-            size="sm"
-            variant="success"
-            data-testid="approve"
-            disabled={review.pending}
-            onClick={() => review.approve(c.id)}
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <Button size="sm" variant="outline" asChild>
+          <Link data-testid="open-in-editor" href={candidateEditorHref(rigId, c)}>
+            Open in editor
+          </Link>
+        </Button>
+        {c.library ? (
+          <Link
+            href={`/harnesses/${c.library.harnessId}?version=${c.library.version}`}
+            className="text-xs text-primary hover:underline"
+            data-testid="library-link"
           >
-            Approve
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            data-testid="reject"
-            disabled={review.pending}
-            onClick={() => review.startReject(c.id)}
-          >
-            Reject
-          </Button>
-        </>
+            in the harness library (v{c.library.version})
+          </Link>
+        ) : null}
+      </div>
+      {decidable ? (
+        <DecisionPanel
+          key={c.gate.current?.id ?? 'pending'}
+          gate={c.gate}
+          rights={rights}
+          actions={review.actionsFor(c.id)}
+          compact
+        />
       ) : null}
-      {review.rejecting === c.id ? <RejectForm candidateId={c.id} review={review} /> : null}
     </div>
-  );
-}
-
-function RejectForm({ candidateId, review }: { candidateId: string; review: CandidateReview }) {
-  return (
-    <form
-      className="flex items-center gap-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        review.confirmReject(candidateId);
-      }}
-    >
-      <Input
-        autoFocus
-        data-testid="reject-reason"
-        className="h-8 w-72"
-        placeholder="Why reject it? (required)"
-        value={review.reason}
-        onChange={(e) => review.setReason(e.target.value)}
-      />
-      <Button
-        type="submit"
-        size="sm"
-        variant="danger"
-        data-testid="reject-confirm"
-        disabled={!review.reason.trim() || review.pending}
-      >
-        Reject
-      </Button>
-    </form>
   );
 }

@@ -1,9 +1,9 @@
 'use client';
 // A rig candidate in the graph editor, before anyone approved it (approved candidates open on their
-// harness-library version instead). Edits stay local until saved as a new harness; approving files
-// the candidate as the designer wrote it in the task's harness library.
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { CheckCircle2 } from 'lucide-react';
+// harness-library version instead). Edits stay local until saved as a new harness. The decision
+// block approves (filing the candidate as the designer wrote it in the task's harness library) or
+// rejects it; a decided candidate shows its decision instead of the buttons.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
@@ -13,13 +13,15 @@ import { laidOut } from '../harness-graph/layout.ts';
 import { specToGraph } from '../harness-graph/model.ts';
 import { PlayPanel } from '../harness-graph/play-panel.tsx';
 import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
+import { DecisionPanel, useDecisionRights } from '../harnesses/decision.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { BackLink } from '../ui/back-link.tsx';
 import { Button } from '../ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
-import type { RigCandidate } from './use-rig.ts';
+import { type RigCandidate, useCandidateReview } from './use-rig.ts';
 
-/** The candidate as an editor graph; approving it, or saving an edited copy as a new harness. */
+/** The candidate as an editor graph; deciding on it, or saving an edited copy as a new harness. */
 function useCandidateEditor(rigId: string, candidateId: string) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -30,13 +32,9 @@ function useCandidateEditor(rigId: string, candidateId: string) {
     [candidate],
   );
   const [name, setName] = useState('');
-  const approve = useMutation(
-    trpc.rigs.review.mutationOptions({
-      onSuccess: (r) => {
-        if (r.harnessId) router.push(`/harnesses/${r.harnessId}`);
-      },
-    }),
-  );
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.rigs.byId.queryKey({ id: rigId }) });
+  const review = useCandidateReview(refresh);
   const create = useMutation(
     trpc.harnesses.create.mutationOptions({
       onSuccess: ({ harnessId }) => router.push(`/harnesses/${harnessId}`),
@@ -49,7 +47,7 @@ function useCandidateEditor(rigId: string, candidateId: string) {
     initial,
     name,
     setName,
-    approve,
+    review,
     create,
     saveCopy: (spec: HarnessSpec) =>
       create.mutate({
@@ -63,6 +61,7 @@ function useCandidateEditor(rigId: string, candidateId: string) {
 
 export function CandidateEditor({ rigId, candidateId }: { rigId: string; candidateId: string }) {
   const c = useCandidateEditor(rigId, candidateId);
+  const rights = useDecisionRights();
   const { candidate, initial } = c;
 
   if (c.rig.error) return <ErrorNote error={c.rig.error} />;
@@ -76,17 +75,25 @@ export function CandidateEditor({ rigId, candidateId }: { rigId: string; candida
         eyebrow={<BackLink href={`/rigs/${rigId}`}>Rig {rigId.slice(-8)}</BackLink>}
         title={`Candidate #${candidate.iteration + 1}${candidate.round > 0 ? ` (round ${candidate.round + 1})` : ''}`}
         description={<span>{candidate.rationale}</span>}
-        actions={
-          candidate.library || !candidate.writeError ? (
-            <LibraryAction
-              candidate={candidate}
-              pending={c.approve.isPending}
-              onApprove={() => c.approve.mutate({ candidateId, decision: 'approve' })}
-            />
-          ) : null
-        }
+        actions={candidate.library ? <LibraryLink library={candidate.library} /> : null}
       />
-      <ErrorNote error={c.approve.error ?? c.create.error} />
+      <ErrorNote error={c.create.error} />
+      {candidate.writeError ? null : (
+        <Card className="mb-4" data-testid="candidate-decision-card">
+          <CardHeader>
+            <CardTitle>Decision</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <DecisionPanel
+              key={candidate.gate.current?.id ?? 'pending'}
+              gate={candidate.gate}
+              rights={rights}
+              actions={c.review.actionsFor(candidateId)}
+              approveLabel="Approve to the library"
+            />
+          </CardContent>
+        </Card>
+      )}
       <HarnessEditor
         initial={initial}
         actions={({ spec }) => (
@@ -110,36 +117,13 @@ export function CandidateEditor({ rigId, candidateId }: { rigId: string; candida
   );
 }
 
-/** The candidate's library version once approved; until then (if it was written), the way to approve it. */
-function LibraryAction({
-  candidate,
-  pending,
-  onApprove,
-}: {
-  candidate: RigCandidate;
-  pending: boolean;
-  onApprove: () => void;
-}) {
-  const lib = candidate.library;
-  if (lib)
-    return (
-      <Button asChild variant="outline">
-        <Link
-          href={`/harnesses/${lib.harnessId}?version=${lib.version}`}
-          data-testid="library-link"
-        >
-          In the harness library (v{lib.version})
-        </Link>
-      </Button>
-    );
+/** Where an approved candidate went in the harness library. */
+function LibraryLink({ library: lib }: { library: NonNullable<RigCandidate['library']> }) {
   return (
-    <Button
-      variant="success"
-      data-testid="approve-to-library"
-      disabled={pending}
-      onClick={onApprove}
-    >
-      <CheckCircle2 /> Approve to the library
+    <Button asChild variant="outline">
+      <Link href={`/harnesses/${lib.harnessId}?version=${lib.version}`} data-testid="library-link">
+        In the harness library (v{lib.version})
+      </Link>
     </Button>
   );
 }

@@ -52,7 +52,6 @@ export function RigPage({ id }: { id: string }) {
           />
         ))}
       </div>
-      <ErrorNote error={review.error} />
     </div>
   );
 }

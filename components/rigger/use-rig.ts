@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { isFinalStatus } from '../../contracts/runs.ts';
+import type { DecisionActions } from '../harnesses/decision.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 
@@ -26,35 +27,30 @@ export function useRig(id: string) {
   return { rig, refresh };
 }
 
-/** Approve a candidate, or reject it with a reason typed in place (one candidate at a time). */
+/**
+ * A person's decision on the rig's candidates: a first approve / reject while pending, or a
+ * reversal with a reason. One at a time; an error shows on the candidate it concerns.
+ */
 export function useCandidateReview(onReviewed: () => Promise<unknown>) {
   const trpc = useTRPC();
-  const [rejecting, setRejecting] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
-  const review = useMutation(
-    trpc.rigs.review.mutationOptions({
-      onSuccess: () => {
-        setRejecting(null);
-        setReason('');
-        return onReviewed();
-      },
-    }),
-  );
-  return {
-    pending: review.isPending,
-    error: review.error,
-    rejecting,
-    reason,
-    setReason,
-    approve: (candidateId: string) => review.mutate({ candidateId, decision: 'approve' }),
-    startReject: (candidateId: string) => {
-      setRejecting(candidateId);
-      setReason('');
+  const [target, setTarget] = useState<string | null>(null);
+  const review = useMutation(trpc.rigs.review.mutationOptions({ onSuccess: () => onReviewed() }));
+  const reverse = useMutation(trpc.rigs.reverse.mutationOptions({ onSuccess: () => onReviewed() }));
+  const actionsFor = (candidateId: string): DecisionActions => ({
+    pending: review.isPending || reverse.isPending,
+    error: target === candidateId ? (review.error ?? reverse.error) : null,
+    decide: (decision, reason) => {
+      setTarget(candidateId);
+      reverse.reset();
+      review.mutate({ candidateId, decision, reason, expectedCurrentId: null });
     },
-    confirmReject: (candidateId: string) => {
-      if (reason.trim()) review.mutate({ candidateId, decision: 'reject', reason });
+    reverse: (reason, expectedCurrentId) => {
+      setTarget(candidateId);
+      review.reset();
+      reverse.mutate({ candidateId, reason, expectedCurrentId });
     },
-  };
+  });
+  return { actionsFor };
 }
 
 export type CandidateReview = ReturnType<typeof useCandidateReview>;

@@ -22,8 +22,12 @@ export function createContext(services: Services, auth: Caller): Context {
 export interface ProcedureMeta {
   /** Callable without an account (who am I). */
   public?: true;
-  /** A mutation that only tries things out (no lasting effect): kept out of the audit trail. */
-  audit?: false;
+  /**
+   * `false`: a mutation that only tries things out (no lasting effect), kept out of the audit trail.
+   * `'in-transaction'`: the service writes the audit row in the transaction of the action itself
+   * (decisions), so an action is never stored without its row; the procedure passes `auditAs(...)`.
+   */
+  audit?: false | 'in-transaction';
 }
 
 const t = initTRPC
@@ -124,7 +128,7 @@ const DETAIL_KEYS = ['decision', 'reason', 'policy', 'taskIds', 'k', 'name', 'ki
 const auditMutation = t.middleware(async ({ ctx, path, type, meta, getRawInput, next }) => {
   const result = await next();
   const a = ctx.auth;
-  if (!result.ok || type !== 'mutation' || meta?.audit === false || a.kind !== 'member') {
+  if (!result.ok || type !== 'mutation' || meta?.audit !== undefined || a.kind !== 'member') {
     return result;
   }
   const input = asRecord(await getRawInput());
@@ -142,6 +146,18 @@ const auditMutation = t.middleware(async ({ ctx, path, type, meta, getRawInput, 
   });
   return result;
 });
+
+/**
+ * Who a service audits an action as, in the action's own transaction (procedures marked
+ * `meta({ audit: 'in-transaction' })`): team-mode members, exactly those auditMutation records.
+ */
+export function auditAs(
+  ctx: Context,
+  action: string,
+): { actor: string; action: string; projectId: string | null } | undefined {
+  const a = ctx.auth;
+  return a.kind === 'member' ? { actor: a.userId, action, projectId: a.projectId } : undefined;
+}
 
 function asRecord(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};

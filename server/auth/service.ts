@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { type AuditEntry, writeAudit } from './audit.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import {
   hashInviteToken,
@@ -284,23 +285,8 @@ export class Accounts {
     return verifyToken(token, this.secret(), SharePayloadSchema);
   }
 
-  async audit(o: {
-    actor: string;
-    action: string;
-    target?: string | null;
-    projectId?: string | null;
-    details: Record<string, unknown>;
-  }): Promise<void> {
-    const d = this.db;
-    await d.auditLog.create({
-      data: {
-        actor: o.actor,
-        action: o.action,
-        target: o.target ?? null,
-        projectId: o.projectId ?? null,
-        details: JSON.parse(JSON.stringify(o.details)),
-      },
-    });
+  async audit(o: AuditEntry): Promise<void> {
+    await writeAudit(this.db, o);
   }
 
   async listAudit(o: { projectId?: string; cursor?: string; limit: number }) {

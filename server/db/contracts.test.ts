@@ -1,6 +1,7 @@
 // The contracts' closed sets are the database's enums: a value the client knows is one the database
 // can hold, and the other way round.
 import { describe, expect, it } from 'vitest';
+import { DECISIONS } from '../../contracts/decisions.ts';
 import { AXES, DESIGNERS } from '../../contracts/rigs.ts';
 import {
   EPISODE_ERROR_KINDS,
@@ -13,6 +14,7 @@ import {
 } from '../../contracts/runs.ts';
 import { SKILL_BANK_SOURCES, SKILL_CATEGORIES, SKILL_EDIT_OPS } from '../../contracts/skills.ts';
 import {
+  ApprovalDecision,
   DiagnosisAxis,
   EpisodeOutcome,
   EpisodeStatus,
@@ -43,8 +45,9 @@ describe('contracts and the schema agree', () => {
     expect(sorted(RUN_EVENT_TYPES)).toEqual(sorted(Object.values(RunEventType)));
   });
 
-  it('on rig designers and diagnosis axes', () => {
+  it("on rig designers, diagnosis axes and people's decisions", () => {
     expect(sorted(DESIGNERS)).toEqual(sorted(Object.values(RigDesigner)));
+    expect(sorted(DECISIONS)).toEqual(sorted(Object.values(ApprovalDecision)));
     expect(sorted(AXES)).toEqual(sorted(Object.values(DiagnosisAxis)));
   });
 

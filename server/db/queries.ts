@@ -159,7 +159,9 @@ export function runEventsAfter(
  * the same number meet the unique (harnessId, version) constraint; the loser retries.
  */
 export async function createHarnessVersion(
-  db: PrismaClient,
+  // Also inside a transaction (approving a rig candidate files it with its decision); a unique
+  // violation there aborts the transaction, so the retry helps only outside one.
+  db: PrismaClient | Prisma.TransactionClient,
   harnessId: string,
   v: { name: string; spec: Prisma.InputJsonValue; note?: string; createdBy?: string },
 ): Promise<Prisma.HarnessVersionGetPayload<{ select: typeof harnessVersionSelect }>> {

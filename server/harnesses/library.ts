@@ -1,16 +1,18 @@
-// The harness library: named harnesses filed under a task, their immutable versions, and people's
-// decisions. Shared by the harnesses router (the editor) and EnvRigger (a person approving a
-// candidate): a harness with its first version, a further version, a decision on a version (which
-// also sets the harness's status), and the reads the studio's pages make.
+// The harness library: named harnesses filed under a task, their immutable versions, and where
+// people's decisions on them stand. Shared by the harnesses router (the editor) and EnvRigger (a
+// person approving a candidate files it here): a harness with its first version, a further version
+// (both also inside a decision's transaction), and the reads the studio's pages make. Recording a
+// decision is decisions.ts.
 
 import { firstBase, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn } from '../db/json.ts';
 import { createHarnessVersion, harnessVersionSelect } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
+import { type DbLike, versionGates } from './gates.ts';
 
 export async function createHarnessWithVersion(
-  db: Db,
+  db: DbLike,
   input: {
     name: string;
     spec: HarnessSpec;
@@ -45,7 +47,7 @@ export async function createHarnessWithVersion(
 }
 
 export async function saveHarnessVersion(
-  db: Db,
+  db: DbLike,
   input: { harnessId: string; name: string; spec: HarnessSpec; note?: string; createdBy: string },
 ) {
   const exists = await db.harness.findUnique({
@@ -74,44 +76,6 @@ const HARNESS_FIELDS = {
   createdAt: true,
 } as const;
 
-/**
- * A person's decision on a version, recorded with who and why; the harness takes the status of the
- * latest decision. `candidateId` links the same record to the EnvRigger candidate it came from.
- */
-export async function decideHarnessVersion(
-  db: Db,
-  input: {
-    harnessVersionId: string;
-    decision: 'approve' | 'reject';
-    reason: string;
-    by: string;
-    candidateId?: string;
-  },
-) {
-  const version = await db.harnessVersion.findUnique({
-    where: { id: input.harnessVersionId },
-    select: { id: true, harnessId: true },
-  });
-  if (!version) throw new NotFoundError(`harness version '${input.harnessVersionId}' not found`);
-  const [approval] = await db.$transaction([
-    db.approval.create({
-      data: {
-        harnessVersionId: version.id,
-        ...(input.candidateId ? { candidateId: input.candidateId } : {}),
-        decision: input.decision,
-        reason: input.reason,
-        by: input.by,
-      },
-      select: { id: true, decision: true, reason: true, by: true, at: true },
-    }),
-    db.harness.update({
-      where: { id: version.harnessId },
-      data: { status: input.decision === 'approve' ? 'approved' : 'rejected' },
-    }),
-  ]);
-  return { ...approval, harnessId: version.harnessId };
-}
-
 export function listHarnesses(
   db: Db,
   o: { projectId?: string | null; bridge?: string | undefined; task?: string | undefined },
@@ -138,7 +102,7 @@ export function listHarnesses(
   });
 }
 
-/** A harness with every version, the runs made of each, and the decisions on each. */
+/** A harness with every version, the runs made of each, and where the decision on each stands. */
 export async function getHarness(db: Db, id: string) {
   const harness = await db.harness.findUnique({
     where: { id },
@@ -152,16 +116,24 @@ export async function getHarness(db: Db, id: string) {
             orderBy: { createdAt: 'desc' },
             select: { id: true, kind: true, status: true, policy: true, createdAt: true },
           },
-          approvals: {
-            orderBy: { at: 'desc' },
-            select: { id: true, decision: true, reason: true, by: true, at: true },
-          },
         },
       },
     },
   });
   if (!harness) throw new NotFoundError(`harness '${id}' not found`);
-  return { ...harness, versions: harness.versions.map(withSpec) };
+  const gates = await versionGates(
+    db,
+    harness.versions.map((v) => v.id),
+  );
+  return {
+    ...harness,
+    versions: harness.versions.map((v) => {
+      const gate = gates.get(v.id);
+      if (!gate) throw new NotFoundError(`harness version '${v.id}' not found`);
+      // The gate: the version's state, its decisions (newest first) and what approving would need.
+      return { ...withSpec(v), gate };
+    }),
+  };
 }
 
 /** A version row with its spec parsed (the column is JSON). */

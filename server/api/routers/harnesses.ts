@@ -1,11 +1,11 @@
 // The harness library: named harnesses for a task, their immutable versions, whether a spec runs
 // (server/harnesses/validate.ts; create and save refuse a spec that does not), and people's
-// approve / reject decisions.
+// approve / reject decisions (final once taken; `reverse` records a new decision with a reason).
 import { z } from 'zod';
 import { parseSpec } from '../../harness/index.ts';
+import { decideVersion, versionGate } from '../../harnesses/decisions.ts';
 import {
   createHarnessWithVersion,
-  decideHarnessVersion,
   getHarness,
   getHarnessVersion,
   listHarnesses,
@@ -15,6 +15,7 @@ import { poolRunner, runnableSpec, validateSpec } from '../../harnesses/validate
 import { episodeActions } from '../../rollouts/reads.ts';
 import type { StudioPool } from '../studio-pool.ts';
 import {
+  auditAs,
   owns,
   researcherProcedure,
   router,
@@ -23,6 +24,9 @@ import {
 } from '../trpc.ts';
 
 const NameSchema = z.string().trim().min(1).max(120);
+const ReasonSchema = z.string().trim().max(2000);
+/** The decision the person saw in force (null: pending); a different one in force is a conflict. */
+const ExpectedSchema = z.string().min(1).nullable().optional();
 
 /** Validation runs its jobs in the studio's worker pool, beside try-it and replays. */
 const inStudio = (studio: StudioPool) => poolRunner((handler, input) => studio.job(handler, input));
@@ -125,21 +129,58 @@ export const harnessesRouter = router({
       return { episodeId: episode.id, taskId: episode.taskId, seed: episode.seed, steps: records };
     }),
 
-  /** A person's decision on a candidate version; recorded with who and why, shown in history. */
+  /** Where the decision on a version stands, and what approving it would need (on a chosen run). */
+  gate: viewerProcedure
+    .use(owns('harnessVersion', 'harnessVersionId'))
+    .input(
+      z.object({ harnessVersionId: z.string().min(1), validationRunId: z.string().optional() }),
+    )
+    .query(({ input, ctx }) => versionGate(ctx.db, input.harnessVersionId, input.validationRunId)),
+
+  /**
+   * A person's first decision on a version (only while pending), recorded with who and why in one
+   * transaction with its audit row. Approving needs a reason when the gate raises concerns.
+   */
   decide: researcherProcedure
+    .meta({ audit: 'in-transaction' })
     .use(owns('harnessVersion', 'harnessVersionId'))
     .input(
       z.object({
         harnessVersionId: z.string().min(1),
         decision: z.enum(['approve', 'reject']),
-        reason: z.string().trim().max(2000).default(''),
+        reason: ReasonSchema.default(''),
+        validationRunId: z.string().min(1).optional(),
+        expectedCurrentId: ExpectedSchema,
       }),
     )
-    .mutation(async ({ input, ctx }) => {
-      const { harnessId: _, ...approval } = await decideHarnessVersion(ctx.db, {
+    .mutation(async ({ input, ctx, path }) => {
+      const r = await decideVersion(ctx.db, {
         ...input,
+        action: { kind: 'decide', decision: input.decision },
         by: ctx.actor,
+        audit: auditAs(ctx, path),
       });
-      return approval;
+      return { ...r.decision, harnessId: r.harnessId, harnessVersionId: r.harnessVersionId };
+    }),
+
+  /** Undo a decision: a new decision, the opposite verdict, that names the one it reverses. */
+  reverse: researcherProcedure
+    .meta({ audit: 'in-transaction' })
+    .use(owns('harnessVersion', 'harnessVersionId'))
+    .input(
+      z.object({
+        harnessVersionId: z.string().min(1),
+        reason: ReasonSchema.min(1, 'say why the decision is reversed'),
+        expectedCurrentId: ExpectedSchema,
+      }),
+    )
+    .mutation(async ({ input, ctx, path }) => {
+      const r = await decideVersion(ctx.db, {
+        ...input,
+        action: { kind: 'reverse' },
+        by: ctx.actor,
+        audit: auditAs(ctx, path),
+      });
+      return { ...r.decision, harnessId: r.harnessId, harnessVersionId: r.harnessVersionId };
     }),
 });

@@ -1,3 +1,4 @@
+import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../compose.ts';
 import type { PrismaClient } from '../../db/generated/client.ts';
@@ -50,6 +51,50 @@ async function seedRig(db: PrismaClient) {
   return { rig, broken, first, second };
 }
 
+/** A finished validation run of a candidate, with these episode outcomes. */
+async function validate(
+  db: PrismaClient,
+  candidateId: string,
+  outcomes: ('success' | 'failure' | 'error')[],
+) {
+  const run = await db.run.create({
+    data: {
+      kind: 'validation',
+      policy: 'scripted:household-no-transform',
+      spec: stageSpec,
+      taskIds: ['eval_seen-004@scene0'],
+      k: outcomes.length,
+      seeds: outcomes.map((_, i) => i),
+      maxSteps: 30,
+      rewardParams: {},
+      status: 'completed',
+      episodesTotal: outcomes.length,
+      episodesDone: outcomes.length,
+    },
+  });
+  await db.episode.createMany({
+    data: outcomes.map((outcome, i) => ({
+      runId: run.id,
+      taskId: 'eval_seen-004@scene0',
+      seed: i,
+      ordinal: i,
+      status: 'done' as const,
+      outcome,
+    })),
+  });
+  await db.candidate.update({ where: { id: candidateId }, data: { validationRunId: run.id } });
+  return run.id;
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'OK';
+  } catch (e) {
+    return e instanceof TRPCError ? e.code : `not a TRPCError: ${String(e)}`;
+  }
+}
+
 describe('rigs router: a person reviews a candidate', () => {
   let handle: TestDb;
   let services: Services;
@@ -68,10 +113,12 @@ describe('rigs router: a person reviews a candidate', () => {
   it('approving files the candidate in the task harness library, one harness per rig', async () => {
     const db = handle.db;
     const { rig, broken, first, second } = await seedRig(db);
+    // First: validated inside the band (2 of 5), no errors: no reason needed.
+    await validate(db, first.id, ['success', 'success', 'failure', 'failure', 'failure']);
 
     await expect(
-      caller.rigs.review({ candidateId: broken.id, decision: 'approve' }),
-    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      caller.rigs.review({ candidateId: broken.id, decision: 'approve', reason: 'anyway' }),
+    ).rejects.toThrow('a candidate the environment rejected cannot be approved');
 
     const r1 = await caller.rigs.review({ candidateId: first.id, decision: 'approve' });
     expect(r1.by).toBe('local');
@@ -100,10 +147,19 @@ describe('rigs router: a person reviews a candidate', () => {
       by: 'local',
     });
 
-    // Approving the same candidate again reuses its version; another candidate of the rig adds v2.
-    const again = await caller.rigs.review({ candidateId: first.id, decision: 'approve' });
-    expect(again.harnessVersionId).toBe(r1.harnessVersionId);
-    const r2 = await caller.rigs.review({ candidateId: second.id, decision: 'approve' });
+    // A decision is final: approving the same candidate again is refused, nothing is added.
+    await expect(
+      caller.rigs.review({ candidateId: first.id, decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    // Second: never validated, so approving it needs a reason; then it is the rig harness's v2.
+    await expect(
+      caller.rigs.review({ candidateId: second.id, decision: 'approve' }),
+    ).rejects.toThrow('approving needs a reason: it has no validation run');
+    const r2 = await caller.rigs.review({
+      candidateId: second.id,
+      decision: 'approve',
+      reason: 'the step cap is the point',
+    });
     expect(r2.harnessId).toBe(r1.harnessId);
     const versions = await db.harnessVersion.findMany({
       where: { harnessId: r1.harnessId ?? '' },
@@ -114,7 +170,7 @@ describe('rigs router: a person reviews a candidate', () => {
       [2, contractSpec],
     ]);
 
-    // The rig page shows where each candidate went in the library.
+    // The rig page shows where each candidate went in the library, and its decision.
     const view = await caller.rigs.byId({ id: rig.id });
     // The task as people read it comes from the bridge (displayTaskId), the pinned id stays.
     expect(view).toMatchObject({ taskId: 'eval_seen-004@scene0', displayTaskId: 'eval_seen-004' });
@@ -124,11 +180,21 @@ describe('rigs router: a person reviews a candidate', () => {
       harnessVersionId: r1.harnessVersionId,
       version: 1,
     });
-    expect(byId.get(second.id)?.approval).toMatchObject({ decision: 'approve', by: 'local' });
+    expect(byId.get(first.id)?.gate).toMatchObject({ state: 'approved', concerns: [] });
+    expect(byId.get(second.id)?.gate.current).toMatchObject({
+      decision: 'approve',
+      by: 'local',
+      reason: 'the step cap is the point',
+      concerns: ['it has no validation run'],
+    });
     expect(byId.get(broken.id)?.library).toBeNull();
+    expect(byId.get(broken.id)?.gate.state).toBe('pending');
+    // The harness page shows the same decision on the version (one history for both).
+    const h = await caller.harnesses.byId({ id: r1.harnessId ?? '' });
+    expect(h.versions[0]?.gate.current?.id).toBe(r1.id);
   });
 
-  it('rejecting records the reason and needs one', async () => {
+  it('a rejected candidate cannot then be approved; reversing it is a new decision', async () => {
     const db = handle.db;
     const { first, second } = await seedRig(db);
     await expect(
@@ -150,11 +216,70 @@ describe('rigs router: a person reviews a candidate', () => {
       by: 'local',
     });
 
-    // In the library: the harness takes the rejection, as on the harness page.
-    const ok = await caller.rigs.review({ candidateId: second.id, decision: 'approve' });
-    await caller.rigs.review({ candidateId: second.id, decision: 'reject', reason: 'too easy' });
+    // The repro: approving it afterwards is refused, and nothing reaches the library.
+    const harnesses = await db.harness.count();
+    const again = caller.rigs.review({
+      candidateId: first.id,
+      decision: 'approve',
+      reason: 'changed my mind',
+    });
+    await expect(again).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(again).rejects.toThrow(
+      /is already rejected \(by local, .*"the set-up gives the answer away"\)/,
+    );
+    expect(await db.harness.count()).toBe(harnesses);
+    expect(
+      (await db.candidate.findUniqueOrThrow({ where: { id: first.id } })).harnessVersionId,
+    ).toBeNull();
+
+    // Reversing, with a reason, approves it: filed in the library, the rejection kept in history.
+    const undo = await caller.rigs.reverse({
+      candidateId: first.id,
+      reason: 'the answer is not in the set-up',
+      expectedCurrentId: r.id,
+    });
+    expect(undo).toMatchObject({ decision: 'approve', reversesId: r.id });
+    expect(undo.harnessVersionId).not.toBeNull();
+    const gate = (await caller.rigs.byId({ id: first.rigId })).candidates.find(
+      (c) => c.id === first.id,
+    )?.gate;
+    expect(gate?.state).toBe('approved');
+    expect(gate?.history.map((d) => d.decision)).toEqual(['approve', 'reject']);
+
+    // In the library: reversing an approval takes the harness to "rejected", as on its page.
+    const ok = await caller.rigs.review({
+      candidateId: second.id,
+      decision: 'approve',
+      reason: 'fine',
+    });
+    await caller.rigs.reverse({ candidateId: second.id, reason: 'too easy' });
     const h = await db.harness.findUniqueOrThrow({ where: { id: ok.harnessId ?? '' } });
     expect(h.status).toBe('rejected');
+    expect(await codeOf(caller.rigs.reverse({ candidateId: 'nope', reason: 'x' }))).toBe(
+      'NOT_FOUND',
+    );
+  });
+
+  it('approving a candidate whose validation run had errors, or left the band, needs a reason', async () => {
+    const { first, second } = await seedRig(handle.db);
+    const runId = await validate(handle.db, first.id, ['error', 'error', 'success', 'failure']);
+    await validate(handle.db, second.id, ['success', 'success', 'success', 'success']);
+    await expect(
+      caller.rigs.review({ candidateId: first.id, decision: 'approve' }),
+    ).rejects.toThrow(
+      `approving needs a reason: 2 of 4 episodes of its validation run ${runId.slice(-8)} ended in errors`,
+    );
+    await expect(
+      caller.rigs.review({ candidateId: second.id, decision: 'approve' }),
+    ).rejects.toThrow('its success rate 100% (4/4) is outside the band 40%–60%');
+    const ok = await caller.rigs.review({
+      candidateId: first.id,
+      decision: 'approve',
+      reason: 'the errors are a flaky bridge, not the hook',
+    });
+    expect(ok.concerns).toEqual([
+      `2 of 4 episodes of its validation run ${runId.slice(-8)} ended in errors`,
+    ]);
   });
 
   it('launch answers with the id of a queued rig the rig queue runs; byId follows it', async () => {

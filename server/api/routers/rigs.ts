@@ -1,8 +1,12 @@
 // EnvRigger in the studio: launch a rig, follow it, review its candidates.
 import { z } from 'zod';
 import { RigInputSchema } from '../../rigger/loop.ts';
-import { getRig, listRigs, reviewCandidate } from '../../rigger/service.ts';
-import { owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
+import { reviewCandidate } from '../../rigger/review.ts';
+import { getRig, listRigs } from '../../rigger/service.ts';
+import { auditAs, owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
+
+/** The decision the person saw in force (null: pending); a different one in force is a conflict. */
+const ExpectedSchema = z.string().min(1).nullable().optional();
 
 export const rigsRouter = router({
   list: viewerProcedure
@@ -30,21 +34,48 @@ export const rigsRouter = router({
       }),
     ),
   review: researcherProcedure
+    .meta({ audit: 'in-transaction' })
     .use(owns('candidate', 'candidateId'))
     .input(
       z.object({
         candidateId: z.string(),
         decision: z.enum(['approve', 'reject']),
-        reason: z.string().max(2000).optional(),
+        reason: z.string().trim().max(2000).optional(),
+        expectedCurrentId: ExpectedSchema,
       }),
     )
-    // Approving saves the candidate to the task's harness library (a Harness and an immutable
-    // HarnessVersion, linked from the candidate); a rejection must give its reason.
-    .mutation(({ input, ctx }) =>
-      reviewCandidate(ctx.services.rigDeps(), {
+    // A first decision, only while the candidate is pending. Approving saves it to the task's
+    // harness library (a Harness and an immutable HarnessVersion, linked from the candidate); a
+    // rejection, or an approval the gate raises concerns about, must give its reason.
+    .mutation(async ({ input, ctx, path }) => {
+      const r = await reviewCandidate(ctx.services.rigDeps(), {
         ...input,
+        action: { kind: 'decide', decision: input.decision },
         by: ctx.actor,
-        ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
+        projectId: ctx.auth.projectId ?? undefined,
+        audit: auditAs(ctx, path),
+      });
+      return { ...r.decision, harnessId: r.harnessId, harnessVersionId: r.harnessVersionId };
+    }),
+  /** Undo a decision on a candidate: a new, audited decision with a reason, never an overwrite. */
+  reverse: researcherProcedure
+    .meta({ audit: 'in-transaction' })
+    .use(owns('candidate', 'candidateId'))
+    .input(
+      z.object({
+        candidateId: z.string(),
+        reason: z.string().trim().min(1, 'say why the decision is reversed').max(2000),
+        expectedCurrentId: ExpectedSchema,
       }),
-    ),
+    )
+    .mutation(async ({ input, ctx, path }) => {
+      const r = await reviewCandidate(ctx.services.rigDeps(), {
+        ...input,
+        action: { kind: 'reverse' },
+        by: ctx.actor,
+        projectId: ctx.auth.projectId ?? undefined,
+        audit: auditAs(ctx, path),
+      });
+      return { ...r.decision, harnessId: r.harnessId, harnessVersionId: r.harnessVersionId };
+    }),
 });

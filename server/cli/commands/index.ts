@@ -17,4 +17,7 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   skills: () => import('./skills.ts'),
   rig: () => import('./rig.ts'),
   calibrate: () => import('./calibrate.ts'),
+  harnesses: () => import('./harnesses.ts'),
+  harness: () => import('./harness.ts'),
+  decide: () => import('./decide.ts'),
 };

@@ -89,6 +89,8 @@ export type Candidate = Prisma.CandidateModel
 /**
  * Model Approval
  * A person's approve/reject of a candidate or a harness version, whatever the automatic decision.
+ * A decision is final: the only way to change it is a new row that reverses it (with a reason);
+ * `reversesId` is unique, so a decision is reversed at most once (server/harnesses/decisions.ts).
  */
 export type Approval = Prisma.ApprovalModel
 /**

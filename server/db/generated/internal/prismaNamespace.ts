@@ -2066,7 +2066,9 @@ export const ApprovalScalarFieldEnum = {
   decision: 'decision',
   reason: 'reason',
   by: 'by',
-  at: 'at'
+  at: 'at',
+  reversesId: 'reversesId',
+  concerns: 'concerns'
 } as const
 
 export type ApprovalScalarFieldEnum = (typeof ApprovalScalarFieldEnum)[keyof typeof ApprovalScalarFieldEnum]

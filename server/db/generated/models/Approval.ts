@@ -15,6 +15,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model Approval
  * A person's approve/reject of a candidate or a harness version, whatever the automatic decision.
+ * A decision is final: the only way to change it is a new row that reverses it (with a reason);
+ * `reversesId` is unique, so a decision is reversed at most once (server/harnesses/decisions.ts).
  */
 export type ApprovalModel = runtime.Types.Result.DefaultSelection<Prisma.$ApprovalPayload>
 
@@ -32,6 +34,7 @@ export type ApprovalMinAggregateOutputType = {
   reason: string | null
   by: string | null
   at: Date | null
+  reversesId: string | null
 }
 
 export type ApprovalMaxAggregateOutputType = {
@@ -42,6 +45,7 @@ export type ApprovalMaxAggregateOutputType = {
   reason: string | null
   by: string | null
   at: Date | null
+  reversesId: string | null
 }
 
 export type ApprovalCountAggregateOutputType = {
@@ -52,6 +56,8 @@ export type ApprovalCountAggregateOutputType = {
   reason: number
   by: number
   at: number
+  reversesId: number
+  concerns: number
   _all: number
 }
 
@@ -64,6 +70,7 @@ export type ApprovalMinAggregateInputType = {
   reason?: true
   by?: true
   at?: true
+  reversesId?: true
 }
 
 export type ApprovalMaxAggregateInputType = {
@@ -74,6 +81,7 @@ export type ApprovalMaxAggregateInputType = {
   reason?: true
   by?: true
   at?: true
+  reversesId?: true
 }
 
 export type ApprovalCountAggregateInputType = {
@@ -84,6 +92,8 @@ export type ApprovalCountAggregateInputType = {
   reason?: true
   by?: true
   at?: true
+  reversesId?: true
+  concerns?: true
   _all?: true
 }
 
@@ -167,6 +177,8 @@ export type ApprovalGroupByOutputType = {
   reason: string
   by: string
   at: Date
+  reversesId: string | null
+  concerns: string[]
   _count: ApprovalCountAggregateOutputType | null
   _min: ApprovalMinAggregateOutputType | null
   _max: ApprovalMaxAggregateOutputType | null
@@ -198,8 +210,12 @@ export type ApprovalWhereInput = {
   reason?: Prisma.StringFilter<"Approval"> | string
   by?: Prisma.StringFilter<"Approval"> | string
   at?: Prisma.DateTimeFilter<"Approval"> | Date | string
+  reversesId?: Prisma.StringNullableFilter<"Approval"> | string | null
+  concerns?: Prisma.StringNullableListFilter<"Approval">
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
   harnessVersion?: Prisma.XOR<Prisma.HarnessVersionNullableScalarRelationFilter, Prisma.HarnessVersionWhereInput> | null
+  reverses?: Prisma.XOR<Prisma.ApprovalNullableScalarRelationFilter, Prisma.ApprovalWhereInput> | null
+  reversedBy?: Prisma.XOR<Prisma.ApprovalNullableScalarRelationFilter, Prisma.ApprovalWhereInput> | null
 }
 
 export type ApprovalOrderByWithRelationInput = {
@@ -210,12 +226,17 @@ export type ApprovalOrderByWithRelationInput = {
   reason?: Prisma.SortOrder
   by?: Prisma.SortOrder
   at?: Prisma.SortOrder
+  reversesId?: Prisma.SortOrderInput | Prisma.SortOrder
+  concerns?: Prisma.SortOrder
   candidate?: Prisma.CandidateOrderByWithRelationInput
   harnessVersion?: Prisma.HarnessVersionOrderByWithRelationInput
+  reverses?: Prisma.ApprovalOrderByWithRelationInput
+  reversedBy?: Prisma.ApprovalOrderByWithRelationInput
 }
 
 export type ApprovalWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  reversesId?: string
   AND?: Prisma.ApprovalWhereInput | Prisma.ApprovalWhereInput[]
   OR?: Prisma.ApprovalWhereInput[]
   NOT?: Prisma.ApprovalWhereInput | Prisma.ApprovalWhereInput[]
@@ -225,9 +246,12 @@ export type ApprovalWhereUniqueInput = Prisma.AtLeast<{
   reason?: Prisma.StringFilter<"Approval"> | string
   by?: Prisma.StringFilter<"Approval"> | string
   at?: Prisma.DateTimeFilter<"Approval"> | Date | string
+  concerns?: Prisma.StringNullableListFilter<"Approval">
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
   harnessVersion?: Prisma.XOR<Prisma.HarnessVersionNullableScalarRelationFilter, Prisma.HarnessVersionWhereInput> | null
-}, "id">
+  reverses?: Prisma.XOR<Prisma.ApprovalNullableScalarRelationFilter, Prisma.ApprovalWhereInput> | null
+  reversedBy?: Prisma.XOR<Prisma.ApprovalNullableScalarRelationFilter, Prisma.ApprovalWhereInput> | null
+}, "id" | "reversesId">
 
 export type ApprovalOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -237,6 +261,8 @@ export type ApprovalOrderByWithAggregationInput = {
   reason?: Prisma.SortOrder
   by?: Prisma.SortOrder
   at?: Prisma.SortOrder
+  reversesId?: Prisma.SortOrderInput | Prisma.SortOrder
+  concerns?: Prisma.SortOrder
   _count?: Prisma.ApprovalCountOrderByAggregateInput
   _max?: Prisma.ApprovalMaxOrderByAggregateInput
   _min?: Prisma.ApprovalMinOrderByAggregateInput
@@ -253,6 +279,8 @@ export type ApprovalScalarWhereWithAggregatesInput = {
   reason?: Prisma.StringWithAggregatesFilter<"Approval"> | string
   by?: Prisma.StringWithAggregatesFilter<"Approval"> | string
   at?: Prisma.DateTimeWithAggregatesFilter<"Approval"> | Date | string
+  reversesId?: Prisma.StringNullableWithAggregatesFilter<"Approval"> | string | null
+  concerns?: Prisma.StringNullableListFilter<"Approval">
 }
 
 export type ApprovalCreateInput = {
@@ -261,8 +289,11 @@ export type ApprovalCreateInput = {
   reason?: string
   by: string
   at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
   candidate?: Prisma.CandidateCreateNestedOneWithoutApprovalsInput
   harnessVersion?: Prisma.HarnessVersionCreateNestedOneWithoutApprovalsInput
+  reverses?: Prisma.ApprovalCreateNestedOneWithoutReversedByInput
+  reversedBy?: Prisma.ApprovalCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalUncheckedCreateInput = {
@@ -273,6 +304,9 @@ export type ApprovalUncheckedCreateInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalUpdateInput = {
@@ -281,8 +315,11 @@ export type ApprovalUpdateInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
   candidate?: Prisma.CandidateUpdateOneWithoutApprovalsNestedInput
   harnessVersion?: Prisma.HarnessVersionUpdateOneWithoutApprovalsNestedInput
+  reverses?: Prisma.ApprovalUpdateOneWithoutReversedByNestedInput
+  reversedBy?: Prisma.ApprovalUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalUncheckedUpdateInput = {
@@ -293,6 +330,9 @@ export type ApprovalUncheckedUpdateInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalCreateManyInput = {
@@ -303,6 +343,8 @@ export type ApprovalCreateManyInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
 }
 
 export type ApprovalUpdateManyMutationInput = {
@@ -311,6 +353,7 @@ export type ApprovalUpdateManyMutationInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
 }
 
 export type ApprovalUncheckedUpdateManyInput = {
@@ -321,6 +364,8 @@ export type ApprovalUncheckedUpdateManyInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
 }
 
 export type ApprovalListRelationFilter = {
@@ -333,6 +378,11 @@ export type ApprovalOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
+export type ApprovalNullableScalarRelationFilter = {
+  is?: Prisma.ApprovalWhereInput | null
+  isNot?: Prisma.ApprovalWhereInput | null
+}
+
 export type ApprovalCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   candidateId?: Prisma.SortOrder
@@ -341,6 +391,8 @@ export type ApprovalCountOrderByAggregateInput = {
   reason?: Prisma.SortOrder
   by?: Prisma.SortOrder
   at?: Prisma.SortOrder
+  reversesId?: Prisma.SortOrder
+  concerns?: Prisma.SortOrder
 }
 
 export type ApprovalMaxOrderByAggregateInput = {
@@ -351,6 +403,7 @@ export type ApprovalMaxOrderByAggregateInput = {
   reason?: Prisma.SortOrder
   by?: Prisma.SortOrder
   at?: Prisma.SortOrder
+  reversesId?: Prisma.SortOrder
 }
 
 export type ApprovalMinOrderByAggregateInput = {
@@ -361,6 +414,7 @@ export type ApprovalMinOrderByAggregateInput = {
   reason?: Prisma.SortOrder
   by?: Prisma.SortOrder
   at?: Prisma.SortOrder
+  reversesId?: Prisma.SortOrder
 }
 
 export type ApprovalCreateNestedManyWithoutHarnessVersionInput = {
@@ -447,8 +501,65 @@ export type ApprovalUncheckedUpdateManyWithoutCandidateNestedInput = {
   deleteMany?: Prisma.ApprovalScalarWhereInput | Prisma.ApprovalScalarWhereInput[]
 }
 
+export type ApprovalCreateconcernsInput = {
+  set: string[]
+}
+
+export type ApprovalCreateNestedOneWithoutReversedByInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversedByInput, Prisma.ApprovalUncheckedCreateWithoutReversedByInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversedByInput
+  connect?: Prisma.ApprovalWhereUniqueInput
+}
+
+export type ApprovalCreateNestedOneWithoutReversesInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversesInput
+  connect?: Prisma.ApprovalWhereUniqueInput
+}
+
+export type ApprovalUncheckedCreateNestedOneWithoutReversesInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversesInput
+  connect?: Prisma.ApprovalWhereUniqueInput
+}
+
 export type EnumApprovalDecisionFieldUpdateOperationsInput = {
   set?: $Enums.ApprovalDecision
+}
+
+export type ApprovalUpdateconcernsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type ApprovalUpdateOneWithoutReversedByNestedInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversedByInput, Prisma.ApprovalUncheckedCreateWithoutReversedByInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversedByInput
+  upsert?: Prisma.ApprovalUpsertWithoutReversedByInput
+  disconnect?: Prisma.ApprovalWhereInput | boolean
+  delete?: Prisma.ApprovalWhereInput | boolean
+  connect?: Prisma.ApprovalWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ApprovalUpdateToOneWithWhereWithoutReversedByInput, Prisma.ApprovalUpdateWithoutReversedByInput>, Prisma.ApprovalUncheckedUpdateWithoutReversedByInput>
+}
+
+export type ApprovalUpdateOneWithoutReversesNestedInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversesInput
+  upsert?: Prisma.ApprovalUpsertWithoutReversesInput
+  disconnect?: Prisma.ApprovalWhereInput | boolean
+  delete?: Prisma.ApprovalWhereInput | boolean
+  connect?: Prisma.ApprovalWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ApprovalUpdateToOneWithWhereWithoutReversesInput, Prisma.ApprovalUpdateWithoutReversesInput>, Prisma.ApprovalUncheckedUpdateWithoutReversesInput>
+}
+
+export type ApprovalUncheckedUpdateOneWithoutReversesNestedInput = {
+  create?: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+  connectOrCreate?: Prisma.ApprovalCreateOrConnectWithoutReversesInput
+  upsert?: Prisma.ApprovalUpsertWithoutReversesInput
+  disconnect?: Prisma.ApprovalWhereInput | boolean
+  delete?: Prisma.ApprovalWhereInput | boolean
+  connect?: Prisma.ApprovalWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ApprovalUpdateToOneWithWhereWithoutReversesInput, Prisma.ApprovalUpdateWithoutReversesInput>, Prisma.ApprovalUncheckedUpdateWithoutReversesInput>
 }
 
 export type ApprovalCreateWithoutHarnessVersionInput = {
@@ -457,7 +568,10 @@ export type ApprovalCreateWithoutHarnessVersionInput = {
   reason?: string
   by: string
   at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
   candidate?: Prisma.CandidateCreateNestedOneWithoutApprovalsInput
+  reverses?: Prisma.ApprovalCreateNestedOneWithoutReversedByInput
+  reversedBy?: Prisma.ApprovalCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalUncheckedCreateWithoutHarnessVersionInput = {
@@ -467,6 +581,9 @@ export type ApprovalUncheckedCreateWithoutHarnessVersionInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalCreateOrConnectWithoutHarnessVersionInput = {
@@ -506,6 +623,8 @@ export type ApprovalScalarWhereInput = {
   reason?: Prisma.StringFilter<"Approval"> | string
   by?: Prisma.StringFilter<"Approval"> | string
   at?: Prisma.DateTimeFilter<"Approval"> | Date | string
+  reversesId?: Prisma.StringNullableFilter<"Approval"> | string | null
+  concerns?: Prisma.StringNullableListFilter<"Approval">
 }
 
 export type ApprovalCreateWithoutCandidateInput = {
@@ -514,7 +633,10 @@ export type ApprovalCreateWithoutCandidateInput = {
   reason?: string
   by: string
   at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
   harnessVersion?: Prisma.HarnessVersionCreateNestedOneWithoutApprovalsInput
+  reverses?: Prisma.ApprovalCreateNestedOneWithoutReversedByInput
+  reversedBy?: Prisma.ApprovalCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalUncheckedCreateWithoutCandidateInput = {
@@ -524,6 +646,9 @@ export type ApprovalUncheckedCreateWithoutCandidateInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedCreateNestedOneWithoutReversesInput
 }
 
 export type ApprovalCreateOrConnectWithoutCandidateInput = {
@@ -552,6 +677,134 @@ export type ApprovalUpdateManyWithWhereWithoutCandidateInput = {
   data: Prisma.XOR<Prisma.ApprovalUpdateManyMutationInput, Prisma.ApprovalUncheckedUpdateManyWithoutCandidateInput>
 }
 
+export type ApprovalCreateWithoutReversedByInput = {
+  id?: string
+  decision: $Enums.ApprovalDecision
+  reason?: string
+  by: string
+  at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  candidate?: Prisma.CandidateCreateNestedOneWithoutApprovalsInput
+  harnessVersion?: Prisma.HarnessVersionCreateNestedOneWithoutApprovalsInput
+  reverses?: Prisma.ApprovalCreateNestedOneWithoutReversedByInput
+}
+
+export type ApprovalUncheckedCreateWithoutReversedByInput = {
+  id?: string
+  candidateId?: string | null
+  harnessVersionId?: string | null
+  decision: $Enums.ApprovalDecision
+  reason?: string
+  by: string
+  at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+}
+
+export type ApprovalCreateOrConnectWithoutReversedByInput = {
+  where: Prisma.ApprovalWhereUniqueInput
+  create: Prisma.XOR<Prisma.ApprovalCreateWithoutReversedByInput, Prisma.ApprovalUncheckedCreateWithoutReversedByInput>
+}
+
+export type ApprovalCreateWithoutReversesInput = {
+  id?: string
+  decision: $Enums.ApprovalDecision
+  reason?: string
+  by: string
+  at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  candidate?: Prisma.CandidateCreateNestedOneWithoutApprovalsInput
+  harnessVersion?: Prisma.HarnessVersionCreateNestedOneWithoutApprovalsInput
+  reversedBy?: Prisma.ApprovalCreateNestedOneWithoutReversesInput
+}
+
+export type ApprovalUncheckedCreateWithoutReversesInput = {
+  id?: string
+  candidateId?: string | null
+  harnessVersionId?: string | null
+  decision: $Enums.ApprovalDecision
+  reason?: string
+  by: string
+  at?: Date | string
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedCreateNestedOneWithoutReversesInput
+}
+
+export type ApprovalCreateOrConnectWithoutReversesInput = {
+  where: Prisma.ApprovalWhereUniqueInput
+  create: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+}
+
+export type ApprovalUpsertWithoutReversedByInput = {
+  update: Prisma.XOR<Prisma.ApprovalUpdateWithoutReversedByInput, Prisma.ApprovalUncheckedUpdateWithoutReversedByInput>
+  create: Prisma.XOR<Prisma.ApprovalCreateWithoutReversedByInput, Prisma.ApprovalUncheckedCreateWithoutReversedByInput>
+  where?: Prisma.ApprovalWhereInput
+}
+
+export type ApprovalUpdateToOneWithWhereWithoutReversedByInput = {
+  where?: Prisma.ApprovalWhereInput
+  data: Prisma.XOR<Prisma.ApprovalUpdateWithoutReversedByInput, Prisma.ApprovalUncheckedUpdateWithoutReversedByInput>
+}
+
+export type ApprovalUpdateWithoutReversedByInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  decision?: Prisma.EnumApprovalDecisionFieldUpdateOperationsInput | $Enums.ApprovalDecision
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  by?: Prisma.StringFieldUpdateOperationsInput | string
+  at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  candidate?: Prisma.CandidateUpdateOneWithoutApprovalsNestedInput
+  harnessVersion?: Prisma.HarnessVersionUpdateOneWithoutApprovalsNestedInput
+  reverses?: Prisma.ApprovalUpdateOneWithoutReversedByNestedInput
+}
+
+export type ApprovalUncheckedUpdateWithoutReversedByInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  candidateId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  harnessVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decision?: Prisma.EnumApprovalDecisionFieldUpdateOperationsInput | $Enums.ApprovalDecision
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  by?: Prisma.StringFieldUpdateOperationsInput | string
+  at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+}
+
+export type ApprovalUpsertWithoutReversesInput = {
+  update: Prisma.XOR<Prisma.ApprovalUpdateWithoutReversesInput, Prisma.ApprovalUncheckedUpdateWithoutReversesInput>
+  create: Prisma.XOR<Prisma.ApprovalCreateWithoutReversesInput, Prisma.ApprovalUncheckedCreateWithoutReversesInput>
+  where?: Prisma.ApprovalWhereInput
+}
+
+export type ApprovalUpdateToOneWithWhereWithoutReversesInput = {
+  where?: Prisma.ApprovalWhereInput
+  data: Prisma.XOR<Prisma.ApprovalUpdateWithoutReversesInput, Prisma.ApprovalUncheckedUpdateWithoutReversesInput>
+}
+
+export type ApprovalUpdateWithoutReversesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  decision?: Prisma.EnumApprovalDecisionFieldUpdateOperationsInput | $Enums.ApprovalDecision
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  by?: Prisma.StringFieldUpdateOperationsInput | string
+  at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  candidate?: Prisma.CandidateUpdateOneWithoutApprovalsNestedInput
+  harnessVersion?: Prisma.HarnessVersionUpdateOneWithoutApprovalsNestedInput
+  reversedBy?: Prisma.ApprovalUpdateOneWithoutReversesNestedInput
+}
+
+export type ApprovalUncheckedUpdateWithoutReversesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  candidateId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  harnessVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decision?: Prisma.EnumApprovalDecisionFieldUpdateOperationsInput | $Enums.ApprovalDecision
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  by?: Prisma.StringFieldUpdateOperationsInput | string
+  at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedUpdateOneWithoutReversesNestedInput
+}
+
 export type ApprovalCreateManyHarnessVersionInput = {
   id?: string
   candidateId?: string | null
@@ -559,6 +812,8 @@ export type ApprovalCreateManyHarnessVersionInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
 }
 
 export type ApprovalUpdateWithoutHarnessVersionInput = {
@@ -567,7 +822,10 @@ export type ApprovalUpdateWithoutHarnessVersionInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
   candidate?: Prisma.CandidateUpdateOneWithoutApprovalsNestedInput
+  reverses?: Prisma.ApprovalUpdateOneWithoutReversedByNestedInput
+  reversedBy?: Prisma.ApprovalUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalUncheckedUpdateWithoutHarnessVersionInput = {
@@ -577,6 +835,9 @@ export type ApprovalUncheckedUpdateWithoutHarnessVersionInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalUncheckedUpdateManyWithoutHarnessVersionInput = {
@@ -586,6 +847,8 @@ export type ApprovalUncheckedUpdateManyWithoutHarnessVersionInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
 }
 
 export type ApprovalCreateManyCandidateInput = {
@@ -595,6 +858,8 @@ export type ApprovalCreateManyCandidateInput = {
   reason?: string
   by: string
   at?: Date | string
+  reversesId?: string | null
+  concerns?: Prisma.ApprovalCreateconcernsInput | string[]
 }
 
 export type ApprovalUpdateWithoutCandidateInput = {
@@ -603,7 +868,10 @@ export type ApprovalUpdateWithoutCandidateInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
   harnessVersion?: Prisma.HarnessVersionUpdateOneWithoutApprovalsNestedInput
+  reverses?: Prisma.ApprovalUpdateOneWithoutReversedByNestedInput
+  reversedBy?: Prisma.ApprovalUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalUncheckedUpdateWithoutCandidateInput = {
@@ -613,6 +881,9 @@ export type ApprovalUncheckedUpdateWithoutCandidateInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
+  reversedBy?: Prisma.ApprovalUncheckedUpdateOneWithoutReversesNestedInput
 }
 
 export type ApprovalUncheckedUpdateManyWithoutCandidateInput = {
@@ -622,6 +893,8 @@ export type ApprovalUncheckedUpdateManyWithoutCandidateInput = {
   reason?: Prisma.StringFieldUpdateOperationsInput | string
   by?: Prisma.StringFieldUpdateOperationsInput | string
   at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reversesId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  concerns?: Prisma.ApprovalUpdateconcernsInput | string[]
 }
 
 
@@ -634,8 +907,12 @@ export type ApprovalSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   reason?: boolean
   by?: boolean
   at?: boolean
+  reversesId?: boolean
+  concerns?: boolean
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
+  reversedBy?: boolean | Prisma.Approval$reversedByArgs<ExtArgs>
 }, ExtArgs["result"]["approval"]>
 
 export type ApprovalSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -646,8 +923,11 @@ export type ApprovalSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reason?: boolean
   by?: boolean
   at?: boolean
+  reversesId?: boolean
+  concerns?: boolean
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
 }, ExtArgs["result"]["approval"]>
 
 export type ApprovalSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -658,8 +938,11 @@ export type ApprovalSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reason?: boolean
   by?: boolean
   at?: boolean
+  reversesId?: boolean
+  concerns?: boolean
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
 }, ExtArgs["result"]["approval"]>
 
 export type ApprovalSelectScalar = {
@@ -670,20 +953,26 @@ export type ApprovalSelectScalar = {
   reason?: boolean
   by?: boolean
   at?: boolean
+  reversesId?: boolean
+  concerns?: boolean
 }
 
-export type ApprovalOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "candidateId" | "harnessVersionId" | "decision" | "reason" | "by" | "at", ExtArgs["result"]["approval"]>
+export type ApprovalOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "candidateId" | "harnessVersionId" | "decision" | "reason" | "by" | "at" | "reversesId" | "concerns", ExtArgs["result"]["approval"]>
 export type ApprovalInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
+  reversedBy?: boolean | Prisma.Approval$reversedByArgs<ExtArgs>
 }
 export type ApprovalIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
 }
 export type ApprovalIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.Approval$candidateArgs<ExtArgs>
   harnessVersion?: boolean | Prisma.Approval$harnessVersionArgs<ExtArgs>
+  reverses?: boolean | Prisma.Approval$reversesArgs<ExtArgs>
 }
 
 export type $ApprovalPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -691,6 +980,8 @@ export type $ApprovalPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
   objects: {
     candidate: Prisma.$CandidatePayload<ExtArgs> | null
     harnessVersion: Prisma.$HarnessVersionPayload<ExtArgs> | null
+    reverses: Prisma.$ApprovalPayload<ExtArgs> | null
+    reversedBy: Prisma.$ApprovalPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -703,6 +994,14 @@ export type $ApprovalPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      */
     by: string
     at: Date
+    /**
+     * The decision this one reverses; null for a first decision.
+     */
+    reversesId: string | null
+    /**
+     * Why approving needed a reason when it was made (no validation run, errors, outside the band).
+     */
+    concerns: string[]
   }, ExtArgs["result"]["approval"]>
   composites: {}
 }
@@ -1099,6 +1398,8 @@ export interface Prisma__ApprovalClient<T, Null = never, ExtArgs extends runtime
   readonly [Symbol.toStringTag]: "PrismaPromise"
   candidate<T extends Prisma.Approval$candidateArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Approval$candidateArgs<ExtArgs>>): Prisma.Prisma__CandidateClient<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   harnessVersion<T extends Prisma.Approval$harnessVersionArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Approval$harnessVersionArgs<ExtArgs>>): Prisma.Prisma__HarnessVersionClient<runtime.Types.Result.GetResult<Prisma.$HarnessVersionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  reverses<T extends Prisma.Approval$reversesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Approval$reversesArgs<ExtArgs>>): Prisma.Prisma__ApprovalClient<runtime.Types.Result.GetResult<Prisma.$ApprovalPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  reversedBy<T extends Prisma.Approval$reversedByArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Approval$reversedByArgs<ExtArgs>>): Prisma.Prisma__ApprovalClient<runtime.Types.Result.GetResult<Prisma.$ApprovalPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1135,6 +1436,8 @@ export interface ApprovalFieldRefs {
   readonly reason: Prisma.FieldRef<"Approval", 'String'>
   readonly by: Prisma.FieldRef<"Approval", 'String'>
   readonly at: Prisma.FieldRef<"Approval", 'DateTime'>
+  readonly reversesId: Prisma.FieldRef<"Approval", 'String'>
+  readonly concerns: Prisma.FieldRef<"Approval", 'String[]'>
 }
     
 
@@ -1571,6 +1874,44 @@ export type Approval$harnessVersionArgs<ExtArgs extends runtime.Types.Extensions
    */
   include?: Prisma.HarnessVersionInclude<ExtArgs> | null
   where?: Prisma.HarnessVersionWhereInput
+}
+
+/**
+ * Approval.reverses
+ */
+export type Approval$reversesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Approval
+   */
+  select?: Prisma.ApprovalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Approval
+   */
+  omit?: Prisma.ApprovalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApprovalInclude<ExtArgs> | null
+  where?: Prisma.ApprovalWhereInput
+}
+
+/**
+ * Approval.reversedBy
+ */
+export type Approval$reversedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Approval
+   */
+  select?: Prisma.ApprovalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Approval
+   */
+  omit?: Prisma.ApprovalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApprovalInclude<ExtArgs> | null
+  where?: Prisma.ApprovalWhereInput
 }
 
 /**
