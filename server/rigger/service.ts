@@ -10,7 +10,7 @@ import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { candidateGates } from '../harnesses/gates.ts';
 import type { DesignerName } from './designers/index.ts';
-import { candidateSelect, diagnosisOfRow } from './records.ts';
+import { diagnosisOfRow } from './records.ts';
 import type { Axis, DiagnosisCheck, StoredEvidence } from './types.ts';
 
 export interface RigCandidateView {
