@@ -37,8 +37,8 @@ export interface ThrowawayRedis {
   stop(): Promise<void>;
 }
 
-/** A redis-server without persistence on a spare port. */
-export async function startRedis(): Promise<ThrowawayRedis> {
+/** A redis-server without persistence on a spare port (`start: false`: the port only, for now). */
+export async function startRedis(o: { start?: boolean } = {}): Promise<ThrowawayRedis> {
   const port = await sparePort();
   let child: ChildProcess | undefined;
   const ping = () => {
@@ -66,7 +66,7 @@ export async function startRedis(): Promise<ThrowawayRedis> {
     c.kill('SIGKILL');
     await exited;
   };
-  await start();
+  if (o.start !== false) await start();
   return { url: `redis://127.0.0.1:${port}`, kill, start, stop: kill };
 }
 
