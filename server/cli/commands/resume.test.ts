@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeServices } from '../../compose.ts';
 import { type Config, config } from '../../config.ts';
 import { openDb } from '../../db/index.ts';
+import { sparePort } from '../../hardening/fault-servers.ts';
 import { inProcessEngine } from '../../rollouts/default-engine.ts';
 import { runCli } from '../testing.ts';
 
@@ -116,4 +117,17 @@ describe('harness resume', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--run is required/);
   }, 120_000);
+
+  it('a database that stays away longer than DB_RETRY_MS: one line, exit 1, no internal error', async () => {
+    const port = await sparePort(); // nobody listens: ECONNREFUSED at every try
+    const r = await runCli(['resume', '--run', 'x'], {
+      config: {
+        ...cfg,
+        DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/x`,
+        DB_RETRY_MS: 300,
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^harness: database unavailable \(ECONNREFUSED[^\n]*\)\n$/);
+  });
 });
