@@ -12,16 +12,11 @@ export const stderrStatus: StatusLine = (line) => {
 
 export class Outage {
   private since: number | undefined;
-  private readonly upListeners = new Set<() => void>();
 
   constructor(
     readonly what: string,
     private readonly report: StatusLine = stderrStatus,
   ) {}
-
-  get isDown(): boolean {
-    return this.since !== undefined;
-  }
 
   /** A failure of the connection class: reported once, at the start of the outage. */
   down(reason: string): void {
@@ -30,19 +25,12 @@ export class Outage {
     this.report(`${this.what} unavailable, retrying (${reason})`);
   }
 
-  /** A call got through: ends the outage, if there was one, and wakes the `onUp` listeners. */
+  /** A call got through: ends the outage, if there was one. */
   up(): void {
     if (this.since === undefined) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
     this.since = undefined;
     this.report(`${this.what} available again after ${seconds} s`);
-    for (const listener of this.upListeners) listener();
-  }
-
-  /** Called each time an outage ends; returns the unsubscribe. */
-  onUp(listener: () => void): () => void {
-    this.upListeners.add(listener);
-    return () => this.upListeners.delete(listener);
   }
 }
 

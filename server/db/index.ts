@@ -171,6 +171,9 @@ async function openPostgres(url: string, retry: ConnectionRetry): Promise<DbHand
   const applied = upToDate ? [] : await applyMigrations({ factory: new PgMigrationFactory(url) });
   const db = new PrismaClient({
     adapter: retryingAdapter(new PrismaPg({ connectionString: url }), retry),
+    // Prisma gives up on starting a transaction after maxWait (2 s by default), which would cut
+    // the adapter's retries of BEGIN short: a restart takes longer than that.
+    transactionOptions: { maxWait: Math.max(2000, retry.maxMs) },
   });
   let closed = false;
   return {

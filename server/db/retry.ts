@@ -98,6 +98,10 @@ export class ConnectionRetry {
     this.maxDelay = o.maxDelayMs ?? 2000;
   }
 
+  get maxMs(): number {
+    return this.o.maxMs;
+  }
+
   async run<T>(call: () => Promise<T>): Promise<T> {
     const started = Date.now();
     let delay = this.minDelay;

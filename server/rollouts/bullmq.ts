@@ -72,30 +72,27 @@ export class EpisodeQueue {
       select: { id: true },
     });
     if (episodes.length === 0) return 0;
-    return this.onRedis(async () => {
-      const q = this.jobs.queue;
-      await q.waitUntilReady();
-      let ids = episodes.map((e) => e.id);
-      if (o.onlyMissing) ids = await this.missingJobs(ids);
-      for (let i = 0; i < ids.length; i += 1000) {
-        await q.addBulk(
-          ids.slice(i, i + 1000).map((id) => ({
-            name: 'episode',
-            data: { episodeId: id, runId },
-            // A processor fails only on a database error; retrying is safe (claims and records are
-            // compare-and-set), so give transient outages a few tries.
-            opts: {
-              jobId: id,
-              removeOnComplete: true,
-              removeOnFail: 1000,
-              attempts: 5,
-              backoff: { type: 'exponential', delay: 1000 },
-            },
-          })),
-        );
-      }
-      return ids.length;
-    });
+    const q = this.jobs.queue;
+    await this.onRedis(() => q.waitUntilReady());
+    let ids = episodes.map((e) => e.id);
+    if (o.onlyMissing) ids = await this.missingJobs(ids);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const jobs = ids.slice(i, i + 1000).map((id) => ({
+        name: 'episode',
+        data: { episodeId: id, runId },
+        // A processor fails only on a database error; retrying is safe (claims and records are
+        // compare-and-set), so give transient outages a few tries.
+        opts: {
+          jobId: id,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+          attempts: 5,
+          backoff: { type: 'exponential' as const, delay: 1000 },
+        },
+      }));
+      await this.onRedis(() => q.addBulk(jobs));
+    }
+    return ids.length;
   }
 
   /** The episode ids that have no job (in any state) on the queue. */
@@ -106,7 +103,7 @@ export class EpisodeQueue {
       const chunk = ids.slice(i, i + 1000);
       const pipeline = this.jobs.redis.pipeline();
       for (const id of chunk) pipeline.exists(q.toKey(id));
-      const replies = (await pipeline.exec()) ?? [];
+      const replies = (await this.onRedis(() => pipeline.exec())) ?? [];
       chunk.forEach((id, j) => {
         const [error, exists] = replies[j] ?? [new Error('no reply'), 0];
         if (error) throw error;
@@ -116,7 +113,7 @@ export class EpisodeQueue {
     return missing;
   }
 
-  /** Runs a Redis step within the time limit; any failure of it is the queue's. */
+  /** Runs one Redis step (a chunk at most) within the time limit; any failure of it is the queue's. */
   private async onRedis<T>(step: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -128,7 +125,9 @@ export class EpisodeQueue {
     const work = step();
     work.catch(() => undefined); // settles after the timeout: nobody is waiting any more
     try {
-      return await Promise.race([work, timeout]);
+      const value = await Promise.race([work, timeout]);
+      this.outage.up(); // a step that timed out while the socket stayed up ends its outage here
+      return value;
     } catch (error) {
       const reason = shortReason(error);
       this.outage.down(reason);
