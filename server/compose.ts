@@ -42,8 +42,10 @@ export interface Services {
   /** Rigs as jobs: start one (recorded, then queued like runs), resume, consume BullMQ rig jobs. */
   readonly rigs: RigJobs;
   /**
-   * Start-up recovery, run by the studio at start: episodes of unfinished local runs are dispatched
-   * again, then unfinished rigs (which wait for those runs).
+   * Start-up recovery, run by the studio at start: episodes of unfinished runs are dispatched again
+   * (local runs here, BullMQ runs as the jobs Redis lost), then unfinished rigs (which wait for
+   * those runs). From then on BullMQ runs get lost jobs back every RESUME_INTERVAL_MS and whenever
+   * Redis is back (until close()).
    */
   resumeUnfinished(): Promise<{ runs: string[]; rigs: string[] }>;
   /** What the skill-source comparison needs (a store for what it persists, EnvRigger). */
@@ -64,7 +66,8 @@ export interface ComposeOptions {
 
 export async function composeServices(o: ComposeOptions = {}): Promise<Services> {
   const cfg = o.config ?? readConfig();
-  const handle = o.db ?? (await openDb(configuredTarget(cfg)));
+  const handle =
+    o.db ?? (await openDb(configuredTarget(cfg), { retry: { maxMs: cfg.DB_RETRY_MS } }));
   const owned = o.db === undefined;
   const db = handle.db;
   const bridges = bridgesFromConfig(cfg);
@@ -106,7 +109,8 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     rigDeps: () => rigDeps,
     rigs,
     async resumeUnfinished() {
-      const runs = await rollouts.resumeUnfinishedRuns({ queue: 'local' });
+      const runs = await rollouts.resumeUnfinishedRuns();
+      rollouts.startResumer({ intervalMs: cfg.RESUME_INTERVAL_MS });
       return { runs, rigs: await rigs.resumeUnfinished() };
     },
     skillDeps: (s = {}) => ({

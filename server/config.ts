@@ -10,6 +10,17 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./.data'),
   /** Redis for BullMQ scale-out and the cross-process event bus; unset -> in-process queue and bus. */
   REDIS_URL: z.string().url().optional(),
+  /**
+   * How long database calls ride out a PostgreSQL restart or a dropped connection (retried with
+   * back-off, one status line per outage: server/db/retry.ts) before they fail; 0: no retries.
+   */
+  DB_RETRY_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /**
+   * Scale-out: how often unfinished BullMQ runs have the jobs of their unfinished episodes put back
+   * on the queue (a Redis that lost them, a launch while Redis was down); 0: only at start and when
+   * Redis comes back. The database is the source of truth (server/rollouts/README.md).
+   */
+  RESUME_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /** In-process episode workers (embedded queue). */
   ROLLOUT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -5,6 +5,7 @@ import type { BridgeRegistry } from '../../bridges/index.ts';
 import { bridgesFromConfig } from '../bridges.ts';
 import type { Services } from '../compose.ts';
 import { type Config, config as readConfig } from '../config.ts';
+import { connectionFailure } from '../db/retry.ts';
 import { KindedError } from '../errors.ts';
 import {
   type CliEnv,
@@ -146,6 +147,12 @@ export async function main(
     if (error instanceof KindedError) {
       io.err(`harness: ${oneLine(error.message)}\n`);
       return error.kind === 'usage' ? EXIT.usage : EXIT.failure;
+    }
+    // A database that stayed away longer than DB_RETRY_MS is the machinery's failure, not a bug.
+    const unreachable = connectionFailure(error);
+    if (unreachable) {
+      io.err(`harness: database unavailable (${oneLine(unreachable)})\n`);
+      return EXIT.failure;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`harness: internal error: ${oneLine(message)}\n`);

@@ -26,6 +26,12 @@ import {
   migrationsUpToDate,
 } from './migrate.ts';
 import { freshPGlite } from './pglite.ts';
+import {
+  ConnectionRetry,
+  DEFAULT_DB_RETRY_MS,
+  type RetryOptions,
+  retryingAdapter,
+} from './retry.ts';
 import { PGliteMigrationFactory, PgMigrationFactory } from './schema-engine.ts';
 
 export type {
@@ -73,9 +79,20 @@ export class DatabaseInUseError extends KindedError {
   override name = 'DatabaseInUseError';
 }
 
+export interface OpenOptions {
+  /**
+   * PostgreSQL only: how long connection-class failures (a server restart: 57P01/57P03,
+   * ECONNREFUSED, a dropped socket) are retried with back-off before a call fails (retry.ts).
+   * Default 60 s; `{ maxMs: 0 }` turns retries off.
+   */
+  retry?: RetryOptions;
+}
+
 /** Opens a database, applies pending migrations and returns a client. Tests and tools use this directly. */
-export async function openDb(target: DbTarget): Promise<DbHandle> {
-  return target.kind === 'postgres' ? openPostgres(target.url) : openPGlite(target);
+export async function openDb(target: DbTarget, o: OpenOptions = {}): Promise<DbHandle> {
+  return target.kind === 'postgres'
+    ? openPostgres(target.url, new ConnectionRetry(o.retry ?? { maxMs: DEFAULT_DB_RETRY_MS }))
+    : openPGlite(target);
 }
 
 async function openPGlite(target: { dir: string } | { memory: true }): Promise<DbHandle> {
@@ -139,17 +156,25 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
   }
 }
 
-async function openPostgres(url: string): Promise<DbHandle> {
-  const probe = new pg.Client({ connectionString: url });
-  await probe.connect();
-  let upToDate: boolean;
-  try {
-    upToDate = await migrationsUpToDate(async (sql) => (await probe.query(sql)).rows);
-  } finally {
-    await probe.end();
-  }
+async function openPostgres(url: string, retry: ConnectionRetry): Promise<DbHandle> {
+  // A process started while the server restarts waits for it, like every later call.
+  const upToDate = await retry.run(async () => {
+    const probe = new pg.Client({ connectionString: url });
+    probe.on('error', () => undefined); // a server going away mid-probe fails the query instead
+    try {
+      await probe.connect();
+      return await migrationsUpToDate(async (sql) => (await probe.query(sql)).rows);
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  });
   const applied = upToDate ? [] : await applyMigrations({ factory: new PgMigrationFactory(url) });
-  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  const db = new PrismaClient({
+    adapter: retryingAdapter(new PrismaPg({ connectionString: url }), retry),
+    // Prisma gives up on starting a transaction after maxWait (2 s by default), which would cut
+    // the adapter's retries of BEGIN short: a restart takes longer than that.
+    transactionOptions: { maxWait: Math.max(2000, retry.maxMs) },
+  });
   let closed = false;
   return {
     db,

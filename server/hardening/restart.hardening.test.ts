@@ -9,7 +9,7 @@ import type { Rollouts } from '../rollouts/service.ts';
 import { counterEngine, testRollouts } from '../rollouts/testing.ts';
 
 const FIXTURE = fileURLToPath(new URL('./restart-child.fixture.ts', import.meta.url));
-const EPISODES = 30;
+const EPISODES = 60;
 
 let handle: TestDb;
 let child: ChildProcess | undefined;

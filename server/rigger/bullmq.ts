@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { OwnedQueue } from '../rollouts/owned-queue.ts';
+import { OwnedQueue, reportWorkerErrors } from '../rollouts/owned-queue.ts';
 import { RigStoppedError } from './observe.ts';
 
 export const DEFAULT_RIG_QUEUE_NAME = 'harness-rigs';
@@ -102,7 +102,7 @@ export function startRigWorker(o: RigWorkerOptions): RigWorker {
       maxStalledCount: 10,
     },
   );
-  worker.on('error', (err) => console.error(`rig worker ${id}: ${err.message}`));
+  reportWorkerErrors(worker, redis, `rig worker ${id}`);
   return {
     id,
     ready: () => worker.waitUntilReady().then(() => undefined),

@@ -6,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { KindedError } from '../../bridges/core/errors.ts';
 import type { Db } from '../db/index.ts';
+import { type Outage, shortReason } from '../outage.ts';
 import { type EpisodeExecutor, executorErrorResult, type PolicyOptionsResolver } from './engine.ts';
 import type { RunEvents } from './events.ts';
-import { OwnedQueue } from './owned-queue.ts';
+import { OwnedQueue, reportWorkerErrors } from './owned-queue.ts';
 import { EpisodeRecorder } from './recorder.ts';
 import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.ts';
 
@@ -20,40 +22,119 @@ interface EpisodeJob {
   runId: string;
 }
 
+/** Redis did not take the jobs (down, restarting, unreachable): the database still holds them. */
+export class QueueUnavailableError extends KindedError {
+  readonly kind = 'infra';
+  override name = 'QueueUnavailableError';
+}
+
+export interface EpisodeQueueOptions {
+  db: Db;
+  redisUrl: string;
+  name?: string;
+  /** Where "queue unavailable, retrying" goes (one line per outage). */
+  outage?: Outage;
+  /** Called each time the Redis connection is ready (first connect and every reconnect). */
+  onReady?: () => void;
+  /** How long an enqueue waits for a Redis that is not connected before it gives up. */
+  timeoutMs?: number;
+}
+
 /** The producer side: a run's unfinished episodes become jobs. */
 export class EpisodeQueue {
   private readonly jobs: OwnedQueue<EpisodeJob>;
+  private readonly timeoutMs: number;
 
-  constructor(private readonly o: { db: Db; redisUrl: string; name?: string }) {
-    this.jobs = new OwnedQueue(o.redisUrl, o.name ?? DEFAULT_QUEUE_NAME);
+  constructor(private readonly o: EpisodeQueueOptions) {
+    // Fail fast: a launch must not hang on Redis; the resumer puts the jobs on later.
+    this.jobs = new OwnedQueue(o.redisUrl, o.name ?? DEFAULT_QUEUE_NAME, {
+      failFast: true,
+      ...(o.outage ? { outage: o.outage } : {}),
+      ...(o.onReady ? { onReady: o.onReady } : {}),
+    });
+    this.timeoutMs = o.timeoutMs ?? 5000;
   }
 
-  /** Adds a job per unfinished episode; the job id is the episode id, so adding twice is harmless. */
-  async enqueueRun(runId: string): Promise<number> {
+  get outage(): Outage {
+    return this.jobs.outage;
+  }
+
+  /**
+   * Adds a job per unfinished episode; the job id is the episode id, so adding twice is harmless.
+   * `onlyMissing` first looks the jobs up and adds those Redis lost (a re-enqueue of a running run
+   * then costs one lookup per episode instead of a duplicate add and its event). Throws
+   * QueueUnavailableError when Redis does not answer.
+   */
+  async enqueueRun(runId: string, o: { onlyMissing?: boolean } = {}): Promise<number> {
     const episodes = await this.o.db.episode.findMany({
       where: { runId, status: { not: 'done' } },
       orderBy: { ordinal: 'asc' },
       select: { id: true },
     });
+    if (episodes.length === 0) return 0;
     const q = this.jobs.queue;
-    for (let i = 0; i < episodes.length; i += 1000) {
-      await q.addBulk(
-        episodes.slice(i, i + 1000).map((e) => ({
-          name: 'episode',
-          data: { episodeId: e.id, runId },
-          // A processor fails only on a database error; retrying is safe (claims and records are
-          // compare-and-set), so give transient outages a few tries.
-          opts: {
-            jobId: e.id,
-            removeOnComplete: true,
-            removeOnFail: 1000,
-            attempts: 5,
-            backoff: { type: 'exponential', delay: 1000 },
-          },
-        })),
-      );
+    await this.onRedis(() => q.waitUntilReady());
+    let ids = episodes.map((e) => e.id);
+    if (o.onlyMissing) ids = await this.missingJobs(ids);
+    for (let i = 0; i < ids.length; i += 1000) {
+      const jobs = ids.slice(i, i + 1000).map((id) => ({
+        name: 'episode',
+        data: { episodeId: id, runId },
+        // A processor fails only on a database error; retrying is safe (claims and records are
+        // compare-and-set), so give transient outages a few tries.
+        opts: {
+          jobId: id,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+          attempts: 5,
+          backoff: { type: 'exponential' as const, delay: 1000 },
+        },
+      }));
+      await this.onRedis(() => q.addBulk(jobs));
     }
-    return episodes.length;
+    return ids.length;
+  }
+
+  /** The episode ids that have no job (in any state) on the queue. */
+  private async missingJobs(ids: string[]): Promise<string[]> {
+    const q = this.jobs.queue;
+    const missing: string[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      const pipeline = this.jobs.redis.pipeline();
+      for (const id of chunk) pipeline.exists(q.toKey(id));
+      const replies = (await this.onRedis(() => pipeline.exec())) ?? [];
+      chunk.forEach((id, j) => {
+        const [error, exists] = replies[j] ?? [new Error('no reply'), 0];
+        if (error) throw error;
+        if (exists === 0) missing.push(id);
+      });
+    }
+    return missing;
+  }
+
+  /** Runs one Redis step (a chunk at most) within the time limit; any failure of it is the queue's. */
+  private async onRedis<T>(step: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+    });
+    const work = step();
+    work.catch(() => undefined); // settles after the timeout: nobody is waiting any more
+    try {
+      const value = await Promise.race([work, timeout]);
+      this.outage.up(); // a step that timed out while the socket stayed up ends its outage here
+      return value;
+    } catch (error) {
+      const reason = shortReason(error);
+      this.outage.down(reason);
+      throw new QueueUnavailableError(`queue unavailable (${reason})`);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): Promise<void> {
@@ -128,7 +209,7 @@ export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker
       maxStalledCount: 10,
     },
   );
-  worker.on('error', (err) => console.error(`worker ${id}: ${err.message}`));
+  reportWorkerErrors(worker, redis, `worker ${id}`);
   return {
     id,
     ready: () => worker.waitUntilReady().then(() => undefined),
@@ -136,7 +217,7 @@ export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker
       await worker.close();
       await recorder.drain();
       await options.executor.close();
-      await redis.quit().catch(() => undefined);
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -12,6 +12,7 @@
 import type { Json } from '../../bridges/core/types.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
+import { connectionFailure, DEFAULT_DB_RETRY_MS } from '../db/retry.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { RunEvents } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
@@ -221,16 +222,26 @@ export class EpisodeRecorder {
 
   /**
    * A deadlock between writers in different processes (two runs in one batch, locked in different
-   * orders) aborts one statement; retrying is safe because every write is a compare-and-set.
+   * orders) aborts one statement; a server restart or a dropped connection aborts the batch's
+   * transaction (single statements are retried below, in the database layer: db/retry.ts).
+   * Retrying is safe because every write is a compare-and-set.
    */
   private async withRetry(fn: () => Promise<void>): Promise<void> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await fn();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (attempt >= 3 || !/deadlock|could not serialize|40P01|40001/i.test(message)) throw error;
-        await new Promise((r) => setTimeout(r, 20 * attempt));
+        const deadlock = /deadlock|could not serialize|40P01|40001/i.test(message);
+        const connection = connectionFailure(error) !== undefined;
+        if (deadlock && attempt < 3) {
+          await new Promise((r) => setTimeout(r, 20 * attempt));
+        } else if (connection && Date.now() - started < DEFAULT_DB_RETRY_MS) {
+          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2000)));
+        } else {
+          throw error;
+        }
       }
     }
   }

@@ -15,11 +15,13 @@ import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
 import { InvalidInputError, InvalidSpecError, NotFoundError, parseInput } from '../errors.ts';
 import { type HarnessSpec, HarnessSpecSchema } from '../harness/spec.ts';
-import { EpisodeQueue } from './bullmq.ts';
+import { Outage, type StatusLine } from '../outage.ts';
+import { EpisodeQueue, QueueUnavailableError } from './bullmq.ts';
 import { PASS_THROUGH_OPTIONS, type PolicyOptionsResolver, type RolloutEngine } from './engine.ts';
 import type { RunEventRecord, RunEvents } from './events.ts';
 import { LocalQueue } from './local-queue.ts';
 import * as reads from './reads.ts';
+import { type Resumer, startResumer } from './resume.ts';
 import { DEFAULT_MAX_STEPS } from './types.ts';
 
 export { RewardParamsSchema };
@@ -74,6 +76,10 @@ export interface RolloutDeps {
   /** Redis for BullMQ scale-out; unset: every run uses the embedded queue. */
   redisUrl?: string;
   queueName?: string;
+  /** Where status lines go ("queue unavailable, retrying"; stderr by default). */
+  status?: StatusLine;
+  /** How long a launch waits for an unreachable Redis before leaving its run to the resumer. */
+  queueTimeoutMs?: number;
 }
 
 export class Rollouts {
@@ -82,11 +88,16 @@ export class Rollouts {
   private local: LocalQueue | undefined;
   private bullmq: EpisodeQueue | undefined;
   private readonly policyOptions: PolicyOptionsResolver;
+  /** Redis as the producer sees it: one status line per outage. */
+  readonly queueOutage: Outage;
+  private readonly resumers = new Set<() => void>();
+  private readonly readyListeners = new Set<() => void>();
 
   constructor(private readonly deps: RolloutDeps) {
     this.db = deps.db;
     this.events = deps.events;
     this.policyOptions = deps.policyOptions ?? PASS_THROUGH_OPTIONS;
+    this.queueOutage = new Outage('queue', deps.status);
   }
 
   /** The embedded queue (created on first use). */
@@ -107,7 +118,13 @@ export class Rollouts {
     this.bullmq ??= new EpisodeQueue({
       db: this.db,
       redisUrl,
+      outage: this.queueOutage,
+      // A Redis that is back (maybe empty) gets the jobs of unfinished runs at once.
+      onReady: () => {
+        for (const listener of this.readyListeners) listener();
+      },
       ...(this.deps.queueName ? { name: this.deps.queueName } : {}),
+      ...(this.deps.queueTimeoutMs !== undefined ? { timeoutMs: this.deps.queueTimeoutMs } : {}),
     });
     return this.bullmq;
   }
@@ -220,8 +237,17 @@ export class Rollouts {
   }
 
   private async dispatch(runId: string, queue: 'local' | 'bullmq'): Promise<void> {
-    if (queue === 'local') await this.localQueue().enqueueRun(runId);
-    else await this.episodeQueue().enqueueRun(runId);
+    if (queue === 'local') {
+      await this.localQueue().enqueueRun(runId);
+      return;
+    }
+    try {
+      await this.episodeQueue().enqueueRun(runId);
+    } catch (e) {
+      // The run and its episodes are in the database, queued: the launch stands, and a resumer
+      // (the studio's, the launching CLI's, `harness resume`) puts the jobs on when Redis is back.
+      if (!(e instanceof QueueUnavailableError)) throw e;
+    }
   }
 
   /** Resolves with the run's summary once every episode is recorded. */
@@ -246,8 +272,12 @@ export class Rollouts {
   }
 
   /**
-   * Start-up recovery: episodes a dead process left queued or running are dispatched again. Their
-   * attempt counter moves on at the next claim, so a late result of the dead attempt is discarded.
+   * Start-up recovery: every unfinished run is dispatched again. A local run's episodes that a dead
+   * process left running are queued and run here; their attempt counter moves on at the next claim,
+   * so a late result of the dead attempt is discarded. A BullMQ run gets a job back for each
+   * unfinished episode whose job Redis no longer holds (its statuses stay as they are: a live
+   * worker still records its attempt). Runs on a queue that does not answer are left for the
+   * periodic resumer.
    */
   async resumeUnfinishedRuns(options: { queue?: 'local' | 'bullmq' } = {}): Promise<string[]> {
     const runs = await this.db.run.findMany({
@@ -259,16 +289,66 @@ export class Rollouts {
       orderBy: { createdAt: 'asc' },
     });
     const resumed: string[] = [];
+    let queueDown = false;
     for (const run of runs) {
-      if (run.queue === 'bullmq' && !this.deps.redisUrl) continue;
-      await this.db.episode.updateMany({
-        where: { runId: run.id, status: 'running' },
-        data: { status: 'queued' },
-      });
-      await this.dispatch(run.id, run.queue);
-      resumed.push(run.id);
+      if (run.queue === 'bullmq' && (!this.deps.redisUrl || queueDown)) continue;
+      try {
+        if (await this.resumeRun(run.id)) resumed.push(run.id);
+      } catch (e) {
+        if (!(e instanceof QueueUnavailableError)) throw e;
+        queueDown = true; // reported once by the outage; the resumer tries again
+      }
     }
     return resumed;
+  }
+
+  /**
+   * Dispatches one run's unfinished episodes again (`harness resume --run`, start-up recovery);
+   * false when the run is already finished. Throws QueueUnavailableError when its queue is Redis
+   * and Redis does not answer.
+   */
+  async resumeRun(runId: string): Promise<boolean> {
+    const run = await this.db.run.findUnique({
+      where: { id: runId },
+      select: { status: true, queue: true },
+    });
+    if (!run) throw new NotFoundError(`run '${runId}' not found`);
+    if (isFinalStatus(run.status)) return false;
+    if (run.queue === 'local') {
+      await this.db.episode.updateMany({
+        where: { runId, status: 'running' },
+        data: { status: 'queued' },
+      });
+      await this.localQueue().enqueueRun(runId);
+    } else {
+      await this.episodeQueue().enqueueRun(runId, { onlyMissing: true });
+    }
+    return true;
+  }
+
+  /**
+   * The database is the source of truth for BullMQ runs: every `intervalMs` (0: never), and each
+   * time the Redis connection is ready again, the unfinished episodes of unfinished BullMQ runs
+   * (or of `runId` only) whose jobs Redis lost get them back (resume.ts). Run by the studio, and by
+   * the CLI while it follows a run it launched.
+   */
+  startResumer(o: { intervalMs: number; runId?: string }): Resumer {
+    if (!this.deps.redisUrl) return { stop: () => undefined };
+    const resumer = startResumer({
+      db: this.db,
+      enqueueMissing: (runId) => this.episodeQueue().enqueueRun(runId, { onlyMissing: true }),
+      onReady: (listener) => {
+        this.readyListeners.add(listener);
+        return () => this.readyListeners.delete(listener);
+      },
+      ...o,
+    });
+    const stop = () => {
+      resumer.stop();
+      this.resumers.delete(stop);
+    };
+    this.resumers.add(stop);
+    return { stop };
   }
 
   async cancelRun(runId: string): Promise<void> {
@@ -337,6 +417,7 @@ export class Rollouts {
 
   /** Stops the queues after their running episodes (tests, shutdown); the events stay open. */
   async close(): Promise<void> {
+    for (const stop of [...this.resumers]) stop();
     const local = this.local;
     const bullmq = this.bullmq;
     this.local = undefined;

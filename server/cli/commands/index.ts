@@ -11,6 +11,7 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   rollout: () => import('./rollout.ts'),
   policies: () => import('./policies.ts'),
   runs: () => import('./runs.ts'),
+  resume: () => import('./resume.ts'),
   show: () => import('./show.ts'),
   export: () => import('./export.ts'),
   worker: () => import('./worker.ts'),

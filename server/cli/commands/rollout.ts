@@ -42,18 +42,39 @@ export const command: Command = {
     'skill-bank': { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, io, services }) {
+  async run({ values, io, services, config }) {
     const input = launchInput(values);
-    const asJson = flag(values, 'json');
     const { rollouts } = await services();
     const { runId } = await rollouts.launchRun(input);
-    const summary = await follow(rollouts, runId, asJson ? undefined : io);
-    const out = report(summary, await rollouts.allEpisodes(runId));
-    if (asJson) io.out(json(out));
-    else printReport(io, out, summary.metrics);
+    await followAndReport(rollouts, runId, io, {
+      json: flag(values, 'json'),
+      resumeIntervalMs: config.RESUME_INTERVAL_MS,
+    });
     return 0;
   },
 };
+
+/**
+ * Follows a run to its end and prints its report (`rollout`, `resume`). While it waits, a BullMQ
+ * run's lost jobs are put back (a Redis restarted empty, a launch while Redis was down).
+ */
+export async function followAndReport(
+  rollouts: Rollouts,
+  runId: string,
+  io: CliIO,
+  o: { json: boolean; resumeIntervalMs: number },
+): Promise<void> {
+  const resumer = rollouts.startResumer({ intervalMs: o.resumeIntervalMs, runId });
+  let summary: RunSummary;
+  try {
+    summary = await follow(rollouts, runId, o.json ? undefined : io);
+  } finally {
+    resumer.stop();
+  }
+  const out = report(summary, await rollouts.allEpisodes(runId));
+  if (o.json) io.out(json(out));
+  else printReport(io, out, summary.metrics);
+}
 
 function launchInput(values: OptionValues): LaunchRunInput {
   const spec = loadSpec(stringOption(values, 'spec'));
