@@ -104,7 +104,12 @@ describe('team mode over HTTP', () => {
   });
 
   it('a share link sets a read-only cookie and lands on the run page', async () => {
-    const { token } = accounts.createShareToken({ kind: 'run', ids: [runId], by: 'test' });
+    const { token } = await accounts.shares.create({
+      kind: 'run',
+      ids: [runId],
+      by: 'test',
+      projectId: null,
+    });
     const res = await get(`/share/${token}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/runs/${runId}`);
