@@ -61,16 +61,22 @@ export function stringProblem(s: string): string | undefined {
   return undefined;
 }
 
-/** The first string (value or key) of an input that is not clean text, as "path: problem". */
+/** A path as it can be shown: its unclean characters written as \uXXXX. */
+function printable(path: string): string {
+  const unclean = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`, 'gu');
+  return (path || '(input)').replace(unclean, (c) => `\\u${hex(c).slice(2)}`);
+}
+
+/** The first string (value or key) of an input that is not clean text, as "path problem". */
 export function textProblem(input: unknown): string | undefined {
   return walk(input, (key, value, path) => {
     if (key !== undefined) {
       const bad = stringProblem(key);
-      if (bad) return `${path || '(input)'} (a key) ${bad}`;
+      if (bad) return `${printable(path)} (a key) ${bad}`;
     }
     if (typeof value !== 'string') return undefined;
     const bad = stringProblem(value);
-    return bad ? `${path || '(input)'} ${bad}` : undefined;
+    return bad ? `${printable(path)} ${bad}` : undefined;
   });
 }
 
