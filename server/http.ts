@@ -48,7 +48,7 @@ export function studioRequestHandler(services: Services, o: StudioHandlerOptions
   if (services.accounts.teamMode && ALLOWED_HOSTS === undefined) return handler;
   const allowed = allowedHosts({ host: HOST, allowed: ALLOWED_HOSTS });
   return (req, res) => {
-    const refusal = hostRefusal(req, allowed);
+    const refusal = hostRefusal(req, allowed, { origin: !req.url?.startsWith(TRPC_PREFIX) });
     if (!refusal) {
       handler(req, res);
       return;

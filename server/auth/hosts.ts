@@ -42,10 +42,14 @@ function hostName(hostAndPort: string): string | undefined {
   }
 }
 
-/** Why a request is refused for the name it used (421 Host, 403 Origin), or undefined. */
+/**
+ * Why a request is refused for the name it used (421 Host, 403 Origin), or undefined. The API
+ * checks Origin itself (it must equal Host, server/hardening/web.ts): `origin: false` skips it here.
+ */
 export function hostRefusal(
   req: IncomingMessage,
   allowed: ReadonlySet<string>,
+  o: { origin: boolean } = { origin: true },
 ): { status: number; message: string } | undefined {
   const list = [...allowed].join(', ');
   const host = req.headers.host;
@@ -57,7 +61,7 @@ export function hostRefusal(
     };
   }
   const origin = req.headers.origin;
-  if (origin && origin !== 'null') {
+  if (o.origin && origin && origin !== 'null') {
     let originHost: string | undefined;
     try {
       originHost = hostName(new URL(origin).host);
