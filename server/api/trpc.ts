@@ -79,7 +79,7 @@ const base = t.procedure.use(mapErrors).use(cleanInput);
 
 /**
  * Every resource the input names under a reserved key (`runId`, `policyOptions.skillBankId`,
- * `ids` arrays, nested options …; input-guards.ts RESOURCE_KEYS), anywhere in it, must be the
+ * `…Ids` lists, nested options, specs; input-guards.ts RESOURCE_KEYS), anywhere in it, must be the
  * caller's to read. Runs inside each role middleware, so no procedure can forget it.
  */
 async function guardNamedResources(ctx: Context, getRawInput: () => Promise<unknown>) {
