@@ -25,6 +25,18 @@ const EnvSchema = z.object({
   ROLLOUT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * Host names the studio answers to (Host and Origin headers), comma-separated, besides localhost,
+   * 127.0.0.1, [::1] and HOST. Checked without team mode (a page elsewhere must not reach the local
+   * studio by DNS rebinding); in team mode only when set.
+   */
+  ALLOWED_HOSTS: z
+    .string()
+    .regex(
+      /^\s*[\w.:[\]-]+(\s*,\s*[\w.:[\]-]+)*\s*$/,
+      'expected host names separated by commas, e.g. studio.lan,192.168.1.20',
+    )
+    .optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),

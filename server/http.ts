@@ -1,11 +1,13 @@
-// The studio's request handler: the tRPC API and the auth routes, behind the web security layer
-// (headers, CSRF-safe mutations, body limit); every other request goes to `next` (Next's pages).
+// The studio's request handler: the tRPC API and the auth routes, behind the host check (local
+// mode: only the configured names, against DNS rebinding) and the web security layer (headers,
+// CSRF-safe mutations, body limit); every other request goes to `next` (Next's pages).
 // server/main.ts serves it; HTTP tests serve the same handler with a stand-in for Next.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter } from './api/root.ts';
 import type { Context } from './api/trpc.ts';
 import { createRequestContext } from './auth/context.ts';
+import { allowedHosts, hostRefusal } from './auth/hosts.ts';
 import { handleAuthRoute } from './auth/http.ts';
 import type { Services } from './compose.ts';
 import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
@@ -34,11 +36,26 @@ export function studioRequestHandler(services: Services, o: StudioHandlerOptions
       }
     },
   });
-  return withWebSecurity({
+  const handler = withWebSecurity({
     ...(o.dev !== undefined ? { dev: o.dev } : {}),
     trpcPrefix: TRPC_PREFIX,
     trpc,
     before: (req, res) => handleAuthRoute(services.accounts, req, res),
     next: o.next,
   });
+  const { HOST, ALLOWED_HOSTS } = services.config;
+  // Team mode signs every caller in; there the names are checked only when configured.
+  if (services.accounts.teamMode && ALLOWED_HOSTS === undefined) return handler;
+  const allowed = allowedHosts({ host: HOST, allowed: ALLOWED_HOSTS });
+  return (req, res) => {
+    const refusal = hostRefusal(req, allowed, { origin: !req.url?.startsWith(TRPC_PREFIX) });
+    if (!refusal) {
+      handler(req, res);
+      return;
+    }
+    res.statusCode = refusal.status;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(`${refusal.message}\n`);
+  };
 }

@@ -4,10 +4,11 @@
 // resource guards (`owns('run', 'id')`) that load the named resource and check its project.
 import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import { type Caller, ROLE_RANK, type Role } from '../auth/caller.ts';
-import { projectOf, type ResourceKind, shareCovers } from '../auth/resources.ts';
+import { assertAccessible, type ResourceKind } from '../auth/resources.ts';
 import type { Services } from '../compose.ts';
 import type { Db } from '../db/index.ts';
 import { type ErrorKind, ForbiddenError, KindedError, UnauthorizedError } from '../errors.ts';
+import { assertCleanText, RESOURCE_KEYS, resourceRefs } from './input-guards.ts';
 
 export interface Context {
   db: Db;
@@ -69,7 +70,26 @@ const mapErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-const base = t.procedure.use(mapErrors);
+/**
+ * Every input's strings are clean text (well-formed UTF-16, no NUL or control characters) before
+ * anything runs: such a string would fail later, half-way (a write done, its audit row not).
+ */
+const cleanInput = t.middleware(async ({ getRawInput, next }) => {
+  assertCleanText(await getRawInput());
+  return next();
+});
+
+const base = t.procedure.use(mapErrors).use(cleanInput);
+
+/**
+ * Every resource the input names under a reserved key (`runId`, `policyOptions.skillBankId`,
+ * `…Ids` lists, nested options, specs; input-guards.ts RESOURCE_KEYS), anywhere in it, must be the
+ * caller's to read. Runs inside each role middleware, so no procedure can forget it.
+ */
+async function guardNamedResources(ctx: Context, getRawInput: () => Promise<unknown>) {
+  if (ctx.auth.kind === 'local') return;
+  await assertAccessible(ctx.db, ctx.auth, resourceRefs(await getRawInput()));
+}
 
 /** The actor of a caller holding at least `need` in the active project (the local user holds all). */
 function actorWith(auth: Caller, need: Role, path: string): string {
@@ -93,20 +113,23 @@ function actorWith(auth: Caller, need: Role, path: string): string {
 
 /** Members (and the local user) with at least `need` in the active project; adds `actor`. */
 function requireRole(need: Role) {
-  return t.middleware(({ ctx, path, next }) =>
-    next({ ctx: { actor: actorWith(ctx.auth, need, path) } }),
-  );
+  return t.middleware(async ({ ctx, path, getRawInput, next }) => {
+    const actor = actorWith(ctx.auth, need, path);
+    await guardNamedResources(ctx, getRawInput);
+    return next({ ctx: { actor } });
+  });
 }
 
 /**
  * Reads that a share-link visitor may also make: the static catalogue, or (with a resource guard
  * right after) the one shared thing. Everyone else needs the viewer role.
  */
-const viewerOrShare = t.middleware(({ ctx, path, type, next }) => {
+const viewerOrShare = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
   if (ctx.auth.kind !== 'share') actorWith(ctx.auth, 'viewer', path);
   else if (type === 'mutation') {
     throw new ForbiddenError('a share link opens one thing read-only; sign in for more');
   }
+  await guardNamedResources(ctx, getRawInput);
   return next();
 });
 
@@ -164,9 +187,10 @@ function asRecord(v: unknown): Record<string, unknown> {
 }
 
 /**
- * Resource guard: the resource of `kind` named by the input's `key` must belong to the caller's
- * active project (rows made before team mode have none and are shared); for a share-link visitor,
- * the link must cover it. An absent resource passes: the procedure answers NOT_FOUND itself.
+ * Resource guard for a top-level key whose kind only the procedure knows (`id`): the resource must
+ * be the caller's to read (another project's answers NOT_FOUND, as an absent one does); a
+ * share-link visitor must name something the link covers. Reserved keys (`runId` …) are checked
+ * wherever they appear by the role middlewares already; here a share visitor must also give one.
  */
 export function owns(kind: ResourceKind, key: string) {
   return t.middleware(async ({ ctx, getRawInput, next }) => {
@@ -174,18 +198,8 @@ export function owns(kind: ResourceKind, key: string) {
     if (a.kind === 'local') return next();
     const raw = asRecord(await getRawInput())[key];
     const id = typeof raw === 'string' && raw !== '' ? raw : undefined;
-    if (a.kind === 'share') {
-      if (!id || !(await shareCovers(ctx.db, a.share, { kind, id }))) {
-        throw new ForbiddenError('this share link does not cover that');
-      }
-      return next();
-    }
-    if (id) {
-      const project = await projectOf(ctx.db, { kind, id });
-      if (project !== undefined && project !== null && project !== a.projectId) {
-        throw new ForbiddenError(`that ${kind} belongs to another project`);
-      }
-    }
+    if (a.kind === 'share' && !id) throw new ForbiddenError('this share link does not cover that');
+    if (id && RESOURCE_KEYS[key] !== kind) await assertAccessible(ctx.db, a, [{ kind, id }]);
     return next();
   });
 }

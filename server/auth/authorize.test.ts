@@ -165,8 +165,9 @@ describe('every procedure is authorised', () => {
 
   it("refuses another project's resources even in the caller's own project", async () => {
     const b = await callerFor({ session: tokens.researcherB });
+    // Another project's resource answers as an absent one does: the call reveals nothing.
     for (const path of ['runs.byId', 'runs.episodes', 'runs.steps', 'runs.live', 'runs.cancel']) {
-      expect(await codeOf(call(b, path, inputFor(path))), path).toBe('FORBIDDEN');
+      expect(await codeOf(call(b, path, inputFor(path))), path).toBe('NOT_FOUND');
     }
     expect(await codeOf(call(b, 'runs.byId', { id: ids.runB }))).toBe('OK');
     // Lists show the active project only.
@@ -262,10 +263,11 @@ describe('every procedure is authorised', () => {
 
 describe('share links', () => {
   it('open one run read-only without an account, and nothing else', async () => {
-    const { token } = accounts.createShareToken({
+    const { token } = await accounts.shares.create({
       kind: 'run',
       ids: [ids.runA],
       by: ids.researcherA,
+      projectId: ids.projectA,
     });
     const guest = await callerFor({ share: token });
     expect(await codeOf(call(guest, 'runs.byId', { id: ids.runA }))).toBe('OK');
@@ -279,21 +281,14 @@ describe('share links', () => {
   });
 
   it('expire, and cannot be forged', async () => {
-    const expired = accounts.createShareToken({
-      kind: 'run',
-      ids: [ids.runA],
-      by: 'x',
-      ttlHours: -1,
-    }).token;
+    const link = (runId: string, ttlHours?: number) =>
+      accounts.shares.create({ kind: 'run', ids: [runId], by: 'x', projectId: null, ttlHours });
+    const expired = (await link(ids.runA, -1)).token;
     expect(
       await codeOf(call(await callerFor({ share: expired }), 'runs.byId', { id: ids.runA })),
     ).toBe('UNAUTHORIZED');
-    const [body] = accounts
-      .createShareToken({ kind: 'run', ids: [ids.runA], by: 'x' })
-      .token.split('.');
-    const other = accounts
-      .createShareToken({ kind: 'run', ids: [ids.runB], by: 'x' })
-      .token.split('.')[1];
+    const [body] = (await link(ids.runA)).token.split('.');
+    const other = (await link(ids.runB)).token.split('.')[1];
     expect(
       await codeOf(
         call(await callerFor({ share: `${body}.${other}` }), 'runs.byId', { id: ids.runA }),
@@ -305,7 +300,11 @@ describe('share links', () => {
     const a = await callerFor({ session: tokens.researcherA });
     const link = (await a.auth.createShare({ kind: 'run', ids: [ids.runA] })) as { path: string };
     expect(link.path).toMatch(/^\/share\/[\w-]+\.[\w-]+$/);
-    expect(await codeOf(a.auth.createShare({ kind: 'run', ids: [ids.runB] }))).toBe('FORBIDDEN');
+    // Another project's run is "not found", as a made-up one is.
+    expect(await codeOf(a.auth.createShare({ kind: 'run', ids: [ids.runB] }))).toBe('NOT_FOUND');
+    expect(await codeOf(a.auth.createShare({ kind: 'run', ids: ['no-such-run'] }))).toBe(
+      'NOT_FOUND',
+    );
   });
 });
 

@@ -3,7 +3,7 @@
 // Roles are viewer < researcher < admin, as in the schema.
 import type { Role } from '../db/index.ts';
 import type { Accounts } from './service.ts';
-import type { SharePayload } from './tokens.ts';
+import type { ShareScope } from './tokens.ts';
 
 export type { Role };
 export const ROLE_RANK: Record<Role, number> = { viewer: 0, researcher: 1, admin: 2 };
@@ -14,7 +14,7 @@ export type Caller =
   /** Team mode, signed in. Role and project are those of the active project (absent: not a member). */
   | { kind: 'member'; userId: string; role: Role | null; projectId: string | null }
   /** Team mode, no account: a signed share link that opens one thing read-only. */
-  | { kind: 'share'; share: SharePayload; userId: null; role: null; projectId: null }
+  | { kind: 'share'; share: ShareScope; userId: null; role: null; projectId: null }
   | { kind: 'anonymous'; userId: null; role: null; projectId: null };
 
 export const LOCAL_CALLER: Caller = {
@@ -25,16 +25,20 @@ export const LOCAL_CALLER: Caller = {
 };
 export const ANONYMOUS: Caller = { kind: 'anonymous', userId: null, role: null, projectId: null };
 
-/** Resolves tokens to who is calling and in which project (membership checked against the DB). */
+/**
+ * Resolves tokens to who is calling and in which project. The session and the share link are
+ * checked against their rows (a signed-out session or a revoked link is anonymous), the membership
+ * against the database.
+ */
 export async function resolveCaller(
   accounts: Accounts,
   o: { sessionToken?: string; shareToken?: string; project?: string },
 ): Promise<Caller> {
   if (!accounts.teamMode) return LOCAL_CALLER;
-  const userId = o.sessionToken ? accounts.sessionUserId(o.sessionToken) : undefined;
+  const userId = o.sessionToken ? await accounts.sessionUserId(o.sessionToken) : undefined;
   const user = userId ? await accounts.loadUser(userId) : undefined;
   if (!user) {
-    const share = o.shareToken ? accounts.readShareToken(o.shareToken) : undefined;
+    const share = o.shareToken ? await accounts.shares.open(o.shareToken) : undefined;
     return share ? { kind: 'share', share, userId: null, role: null, projectId: null } : ANONYMOUS;
   }
   const membership = o.project

@@ -104,7 +104,12 @@ describe('team mode over HTTP', () => {
   });
 
   it('a share link sets a read-only cookie and lands on the run page', async () => {
-    const { token } = accounts.createShareToken({ kind: 'run', ids: [runId], by: 'test' });
+    const { token } = await accounts.shares.create({
+      kind: 'run',
+      ids: [runId],
+      by: 'test',
+      projectId: null,
+    });
     const res = await get(`/share/${token}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/runs/${runId}`);
@@ -113,5 +118,116 @@ describe('team mode over HTTP', () => {
     expect((await get(byId(runId), share)).status).toBe(200);
     expect((await get('/api/trpc/runs.list', share)).status).toBe(403);
     expect((await get('/share/not.valid')).status).toBe(410);
+  });
+});
+
+const form = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/signin`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
+
+async function signedIn(): Promise<string> {
+  const res = await form('email=r%40x.test&password=researcher-pass');
+  expect(res.status).toBe(303);
+  return cookieFrom(res, 'eh_session');
+}
+
+const signOut = (cookie: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/signout`, { method: 'POST', redirect: 'manual', headers: { cookie, ...headers } });
+
+describe('sessions end at sign-out (issue 16 item 7)', () => {
+  it('the session cookie no longer opens the API or pages after /signout', async () => {
+    const session = await signedIn();
+    expect((await get(byId(runId), session)).status).toBe(200);
+    const out = await signOut(session);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/signin');
+    // The browser drops the cookie, but a copy of it must not work either.
+    expect((await get(byId(runId), session)).status).toBe(401);
+    const page = await get('/runs', session);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toMatch(/^\/signin\?next=/);
+  });
+
+  it('a cross-site POST to /signout is refused and the session goes on', async () => {
+    const session = await signedIn();
+    const evil = await signOut(session, { origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    expect((await signOut(session, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await get(byId(runId), session)).status).toBe(200);
+  });
+
+  it('too many wrong passwords answer 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    let retry: string | null = null;
+    for (let i = 0; i < 6; i++) {
+      const res = await form(`email=throttled%40x.test&password=guess-${i}`);
+      statuses.push(res.status);
+      retry = res.headers.get('retry-after');
+      if (res.status === 429) expect(await res.text()).toContain('too many sign-in attempts');
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(retry).toBe('1');
+  }, 60_000);
+});
+
+describe('sign-in forms and redirects', () => {
+  it('follows only same-origin paths after sign-in', async () => {
+    const next = async (value: string) => {
+      const res = await form(
+        `email=r%40x.test&password=researcher-pass&next=${encodeURIComponent(value)}`,
+      );
+      return res.headers.get('location');
+    };
+    expect(await next('/\\evil.example/x')).toBe('/');
+    expect(await next('//evil.example')).toBe('/');
+    expect(await next('/\t/evil.example')).toBe('/');
+    expect(await next('https://evil.example/')).toBe('/');
+    expect(await next('/runs/abc?step=2#s')).toBe('/runs/abc?step=2#s');
+    // The form's hidden field is cleaned the same way.
+    const page = await (await get('/signin?next=%2F%5Cevil.example%2Fx')).text();
+    expect(page).toContain('name="next" value="/"');
+  });
+
+  it('refuses NUL and control characters in form fields with a 400, and an oversize form with a 413', async () => {
+    const nul = await form('email=r%40x.test%00&password=researcher-pass');
+    expect(nul.status).toBe(400);
+    expect(await nul.text()).toContain('the email field has NUL at character 9');
+    const big = await form(`email=r%40x.test&password=${'a'.repeat(20_000)}`);
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain('form too large');
+  });
+
+  it('the API refuses a lone surrogate with a 400 that says where', async () => {
+    const session = await signedIn();
+    const res = await fetch(`${base}/api/trpc/harnesses.create`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: '{"name":"x\\ud800","spec":{}}',
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('name has a lone surrogate (U+D800)');
+  });
+});
+
+describe('share links are revocable (issue 16 item 8)', () => {
+  it('a revoked link no longer opens, and its cookie no longer reads', async () => {
+    const link = await accounts.shares.create({
+      kind: 'run',
+      ids: [runId],
+      by: 'test',
+      projectId: null,
+    });
+    const opened = await get(`/share/${link.token}`);
+    expect(opened.status).toBe(303);
+    const share = cookieFrom(opened, 'eh_share');
+    expect((await get(byId(runId), share)).status).toBe(200);
+    await accounts.shares.revoke(link.id, 'test');
+    expect((await get(`/share/${link.token}`)).status).toBe(410);
+    expect((await get(byId(runId), share)).status).toBe(401);
+    expect((await get(`/runs/${runId}`, share)).status).toBe(303);
   });
 });

@@ -2,13 +2,20 @@
 // invite, and opening a share link (which sets a read-only cookie and redirects to the page).
 // Pages other than these need a session or a share cookie; the API checks every call itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringProblem } from '../api/input-guards.ts';
 import type { Db } from '../db/index.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, InvalidInputError } from '../errors.ts';
 import { PROJECT_COOKIE, parseCookies, SESSION_COOKIE, SHARE_COOKIE } from './context.ts';
 import type { Accounts } from './service.ts';
-import type { SharePayload } from './tokens.ts';
+import { SignInThrottledError } from './throttle.ts';
+import type { ShareScope } from './tokens.ts';
 
 const FORM_LIMIT = 16 * 1024;
+
+/** A form body past FORM_LIMIT: answered 413, never read to the end. */
+class FormTooLargeError extends InvalidInputError {
+  override name = 'FormTooLargeError';
+}
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -34,30 +41,67 @@ function cookie(name: string, value: string, maxAgeSeconds: number): string {
   return `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
 }
 
+/** The form's fields; every value must be clean text (no NUL, control characters, lone surrogates). */
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (Number.isFinite(declared) && declared > FORM_LIMIT)
+    throw new FormTooLargeError('form too large');
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > FORM_LIMIT) throw new DomainError('form too large');
+    if (size > FORM_LIMIT) throw new FormTooLargeError('form too large');
     chunks.push(chunk);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** Only same-site relative paths: a sign-in link cannot bounce the user to another site. */
-function safeNext(value: string | null): string {
-  return value?.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
-
-function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
+  const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  for (const [name, value] of form) {
+    const problem = stringProblem(value) ?? stringProblem(name);
+    if (problem) throw new InvalidInputError(`the ${name} field ${problem}`);
   }
+  return form;
+}
+
+const ORIGIN_BASE = 'http://studio.invalid';
+
+/**
+ * Only a same-origin path: `/runs?x=1` passes; `//evil`, `/\evil` (browsers read `\` as `/`),
+ * `https://evil`, control characters and anything that resolves to another origin become `/`.
+ */
+export function safeNext(value: string | null): string {
+  if (!value?.startsWith('/') || value.includes('\\') || stringProblem(value)) return '/';
+  if (/[\s]/.test(value)) return '/';
+  try {
+    const url = new URL(value, ORIGIN_BASE);
+    if (
+      url.origin !== ORIGIN_BASE ||
+      !url.pathname.startsWith('/') ||
+      url.pathname.startsWith('//')
+    )
+      return '/';
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return '/';
+  }
+}
+
+/**
+ * Why a form post from a browser is refused as cross-site (the API's rule, server/hardening/web.ts):
+ * Sec-Fetch-Site says cross-site, or an Origin that is opaque or not this host.
+ */
+function crossSite(req: IncomingMessage): boolean {
+  if (req.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return origin === 'null' || new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+/** The client's address as the socket sees it (no proxy header is trusted). */
+function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
 }
 
 function signInForm(next: string, error?: string): string {
@@ -70,7 +114,7 @@ function signInForm(next: string, error?: string): string {
 }
 
 /** Where a share link lands: the studio page of the shared thing. */
-export async function sharePath(db: Db, share: SharePayload): Promise<string> {
+export async function sharePath(db: Db, share: Pick<ShareScope, 'kind' | 'ids'>): Promise<string> {
   switch (share.kind) {
     case 'run':
       return `/runs/${share.ids[0]}`;
@@ -103,7 +147,7 @@ async function signInRoute(
     page(res, 200, 'Sign in', signInForm(safeNext(url.searchParams.get('next'))));
     return true;
   }
-  if (!sameOrigin(req)) {
+  if (crossSite(req)) {
     page(res, 403, 'Sign in', '<p>Cross-site sign-in refused.</p>');
     return true;
   }
@@ -113,6 +157,7 @@ async function signInRoute(
     const { token, maxAgeSeconds } = await accounts.signIn(
       form.get('email') ?? '',
       form.get('password') ?? '',
+      { ip: clientAddress(req) },
     );
     redirect(res, next, [
       cookie(SESSION_COOKIE, token, maxAgeSeconds),
@@ -120,8 +165,23 @@ async function signInRoute(
     ]);
   } catch (e) {
     const message = e instanceof DomainError ? e.message : 'sign-in failed';
-    page(res, 401, 'Sign in', signInForm(next, message));
+    if (e instanceof SignInThrottledError)
+      res.setHeader('Retry-After', String(e.retryAfterSeconds));
+    const status = e instanceof SignInThrottledError ? 429 : 401;
+    page(res, status, 'Sign in', signInForm(next, message));
   }
+  return true;
+}
+
+/** Sign-out: refused cross-site (a forged form must not end a session); revokes the session row. */
+async function signOutRoute(accounts: Accounts, req: IncomingMessage, res: ServerResponse) {
+  if (crossSite(req)) {
+    page(res, 403, 'Sign out', '<p>Cross-site sign-out refused.</p>');
+    return true;
+  }
+  const token = parseCookies(req.headers.cookie)[SESSION_COOKIE];
+  if (token) await accounts.signOut(token);
+  redirect(res, '/signin', [cookie(SESSION_COOKIE, '', 0), cookie(PROJECT_COOKIE, '', 0)]);
   return true;
 }
 
@@ -140,7 +200,7 @@ async function inviteRoute(
     page(res, 200, 'Join the studio', JOIN_FORM);
     return true;
   }
-  if (!sameOrigin(req)) {
+  if (crossSite(req)) {
     page(res, 403, 'Join', '<p>Cross-site request refused.</p>');
     return true;
   }
@@ -149,7 +209,7 @@ async function inviteRoute(
     const email = form.get('email') ?? '';
     const password = form.get('password') ?? '';
     await accounts.acceptInvite({ token, email, password, name: form.get('name') ?? '' });
-    const session = await accounts.signIn(email, password);
+    const session = await accounts.signIn(email, password, { ip: clientAddress(req) });
     redirect(res, '/', [cookie(SESSION_COOKIE, session.token, session.maxAgeSeconds)]);
   } catch (e) {
     const message = e instanceof DomainError ? e.message : 'could not join';
@@ -159,13 +219,13 @@ async function inviteRoute(
 }
 
 async function shareRoute(accounts: Accounts, res: ServerResponse, token: string) {
-  const payload = accounts.readShareToken(token);
-  if (!payload) {
-    page(res, 410, 'Link expired', '<p>This share link is invalid or has expired.</p>');
+  const scope = await accounts.shares.open(token);
+  if (!scope) {
+    page(res, 410, 'Link expired', '<p>This share link is invalid, revoked or expired.</p>');
     return true;
   }
-  const maxAge = payload.exp - Math.floor(Date.now() / 1000);
-  redirect(res, await sharePath(accounts.db, payload), [cookie(SHARE_COOKIE, token, maxAge)]);
+  const maxAge = (scope.expiresAt.getTime() - Date.now()) / 1000;
+  redirect(res, await sharePath(accounts.db, scope), [cookie(SHARE_COOKIE, token, maxAge)]);
   return true;
 }
 
@@ -185,9 +245,9 @@ async function gatePage(
   if (!isPage) return false;
   const cookies = parseCookies(req.headers.cookie);
   const session = cookies[SESSION_COOKIE];
-  const signedIn = session ? accounts.sessionUserId(session) !== undefined : false;
-  const shared = cookies[SHARE_COOKIE] ? accounts.readShareToken(cookies[SHARE_COOKIE]) : undefined;
-  if (signedIn || shared) return false;
+  if (session && (await accounts.sessionUserId(session)) !== undefined) return false;
+  const share = cookies[SHARE_COOKIE];
+  if (share && (await accounts.shares.open(share))) return false;
   redirect(res, `/signin?next=${encodeURIComponent(url.pathname + url.search)}`);
   return true;
 }
@@ -203,12 +263,27 @@ export async function handleAuthRoute(
 ): Promise<boolean> {
   if (!accounts.teamMode) return false;
   const url = new URL(req.url ?? '/', 'http://studio');
-  const path = url.pathname;
-  if (path === '/signin') return signInRoute(accounts, req, res, url);
-  if (path === '/signout' && req.method === 'POST') {
-    redirect(res, '/signin', [cookie(SESSION_COOKIE, '', 0), cookie(PROJECT_COOKIE, '', 0)]);
+  try {
+    return await authRoute(accounts, req, res, url);
+  } catch (e) {
+    // A bad form is the caller's mistake: say so, and never read an oversize body to its end.
+    if (!(e instanceof DomainError) || res.headersSent) throw e;
+    if (e instanceof FormTooLargeError) res.setHeader('Connection', 'close');
+    const status = e instanceof FormTooLargeError ? 413 : 400;
+    page(res, status, 'Request refused', `<p class="error">${escapeHtml(e.message)}</p>`);
     return true;
   }
+}
+
+async function authRoute(
+  accounts: Accounts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
+  const path = url.pathname;
+  if (path === '/signin') return signInRoute(accounts, req, res, url);
+  if (path === '/signout' && req.method === 'POST') return signOutRoute(accounts, req, res);
   const invite = /^\/invite\/([\w-]+)$/.exec(path);
   if (invite?.[1]) return inviteRoute(accounts, req, res, invite[1]);
   const share = /^\/share\/([\w-]+\.[\w-]+)$/.exec(path);

@@ -1,7 +1,9 @@
 // Which project a resource belongs to, and whether a share link covers it: what the tRPC resource
-// guards (server/api/trpc.ts) check for a procedure that names a run, an episode, a harness …
+// guards (server/api/trpc.ts) check for every run, episode, harness … an input names.
 import type { Db } from '../db/index.ts';
-import type { SharePayload } from './tokens.ts';
+import { ForbiddenError, NotFoundError } from '../errors.ts';
+import type { Caller } from './caller.ts';
+import type { ShareScope } from './tokens.ts';
 
 export type ResourceKind =
   | 'run'
@@ -12,7 +14,8 @@ export type ResourceKind =
   | 'candidate'
   | 'bank'
   | 'comparison'
-  | 'project';
+  | 'project'
+  | 'shareLink';
 
 export interface ResourceRef {
   kind: ResourceKind;
@@ -24,7 +27,10 @@ export async function projectOf(db: Db, r: ResourceRef): Promise<string | null |
   const id = r.id;
   switch (r.kind) {
     case 'project':
-      return id;
+      return (await db.project.findUnique({ where: { id }, select: { id: true } }))?.id;
+    case 'shareLink':
+      return (await db.shareLink.findUnique({ where: { id }, select: { projectId: true } }))
+        ?.projectId;
     case 'run':
       return (await db.run.findUnique({ where: { id }, select: { projectId: true } }))?.projectId;
     case 'episode':
@@ -68,7 +74,11 @@ async function runOfEpisode(db: Db, episodeId: string): Promise<string | undefin
     ?.runId;
 }
 
-export async function shareCovers(db: Db, share: SharePayload, r: ResourceRef): Promise<boolean> {
+export async function shareCovers(
+  db: Db,
+  share: Pick<ShareScope, 'kind' | 'ids'>,
+  r: ResourceRef,
+): Promise<boolean> {
   switch (share.kind) {
     case 'run':
     case 'comparison':
@@ -84,5 +94,29 @@ export async function shareCovers(db: Db, share: SharePayload, r: ResourceRef): 
       return false;
     case 'harnessVersion':
       return r.kind === 'harnessVersion' && share.ids.includes(r.id);
+  }
+}
+
+/**
+ * Refuses unless the caller may read every resource named: a member only their active project's
+ * (and rows made before team mode, which have none), a share-link visitor only what the link
+ * covers. Another project's resource answers exactly as an absent one (NOT_FOUND, same words), so
+ * a call does not reveal whether an id exists.
+ */
+export async function assertAccessible(db: Db, caller: Caller, refs: ResourceRef[]): Promise<void> {
+  if (caller.kind === 'local' || refs.length === 0) return;
+  for (const ref of refs) {
+    if (caller.kind === 'share') {
+      if (!(await shareCovers(db, caller.share, ref))) {
+        throw new ForbiddenError('this share link does not cover that');
+      }
+      continue;
+    }
+    const project = await projectOf(db, ref);
+    const visible =
+      caller.kind === 'member' &&
+      project !== undefined &&
+      (project === null || project === caller.projectId);
+    if (!visible) throw new NotFoundError(`${ref.kind} '${ref.id}' not found`);
   }
 }

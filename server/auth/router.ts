@@ -1,5 +1,6 @@
-// The auth router: who am I, invites (admin), share links (researcher), the audit trail. Sign-in
-// and accepting an invite are plain form posts (server/auth/http.ts) so the cookie is HttpOnly.
+// The auth router: who am I, projects and invites (admin), share links (researcher: create, list,
+// revoke), the audit trail. Sign-in and accepting an invite are plain form posts
+// (server/auth/http.ts) so the cookie is HttpOnly.
 import { z } from 'zod';
 import {
   adminProcedure,
@@ -9,11 +10,15 @@ import {
   router,
   viewerProcedure,
 } from '../api/trpc.ts';
-import { ForbiddenError, InvalidInputError } from '../errors.ts';
-import { projectOf, type ResourceKind } from './resources.ts';
+import { InvalidInputError } from '../errors.ts';
+import { assertAccessible, type ResourceKind } from './resources.ts';
 import { ShareKindSchema } from './tokens.ts';
 
 const RoleSchema = z.enum(['viewer', 'researcher', 'admin']);
+
+function teamOnly(teamMode: boolean, what: string): void {
+  if (!teamMode) throw new InvalidInputError(`${what} exist only in team mode (set AUTH_SECRET)`);
+}
 
 /** What each kind of share link names. */
 const SHARED_KIND: Record<z.infer<typeof ShareKindSchema>, ResourceKind> = {
@@ -46,8 +51,28 @@ export const authRouter = router({
     };
   }),
 
+  /**
+   * A new project (instance admins only; its creator becomes its admin). The project to act in is
+   * chosen per request (header x-envharness-project or cookie eh_project).
+   */
+  createProject: adminProcedure
+    .input(
+      z.object({
+        name: z.string().trim().min(1).max(120),
+        slug: z
+          .string()
+          .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a slug is lower-case letters, digits and dashes')
+          .max(60)
+          .optional(),
+      }),
+    )
+    .mutation(({ input, ctx }) => {
+      teamOnly(ctx.services.accounts.teamMode, 'projects');
+      return ctx.services.accounts.createProjectAs(ctx.actor, input);
+    }),
+
+  // projectId is a reserved key: the admin middleware already checked it is the active project.
   createInvite: adminProcedure
-    .use(owns('project', 'projectId'))
     .input(
       z.object({
         projectId: z.string().min(1),
@@ -56,8 +81,7 @@ export const authRouter = router({
       }),
     )
     .mutation(({ input, ctx }) => {
-      if (!ctx.services.accounts.teamMode)
-        throw new InvalidInputError('invites exist only in team mode (set AUTH_SECRET)');
+      teamOnly(ctx.services.accounts.teamMode, 'invites');
       return ctx.services.accounts.createInvite({ ...input, by: ctx.actor });
     }),
 
@@ -77,19 +101,40 @@ export const authRouter = router({
     )
     .mutation(async ({ input, ctx }) => {
       const { accounts } = ctx.services;
-      if (!accounts.teamMode)
-        throw new InvalidInputError('share links exist only in team mode (set AUTH_SECRET)');
-      // The caller may only share what belongs to their project.
+      teamOnly(accounts.teamMode, 'share links');
+      // The caller may only share what they may read; another project's thing is "not found".
       const kind = SHARED_KIND[input.kind];
-      for (const id of input.ids) {
-        const project = await projectOf(ctx.db, { kind, id });
-        if (project === undefined)
-          throw new InvalidInputError(`nothing to share: ${kind} '${id}' not found`);
-        if (project !== null && project !== ctx.auth.projectId)
-          throw new ForbiddenError(`that ${kind} belongs to another project`);
-      }
-      const { token, expiresAt } = accounts.createShareToken({ ...input, by: ctx.actor });
-      return { token, path: `/share/${token}`, expiresAt };
+      await assertAccessible(
+        ctx.db,
+        ctx.auth,
+        input.ids.map((id) => ({ kind, id })),
+      );
+      const link = await accounts.shares.create({
+        ...input,
+        by: ctx.actor,
+        projectId: ctx.auth.projectId,
+      });
+      return {
+        id: link.id,
+        token: link.token,
+        path: `/share/${link.token}`,
+        expiresAt: link.expiresAt,
+      };
+    }),
+
+  /** The active project's share links, newest first, with who made them and whether they still open. */
+  shares: researcherProcedure.query(({ ctx }) => {
+    teamOnly(ctx.services.accounts.teamMode, 'share links');
+    return ctx.services.accounts.shares.list(ctx.auth.projectId);
+  }),
+
+  /** Revokes a share link at once: its next use opens nothing (idempotent). */
+  revokeShare: researcherProcedure
+    .use(owns('shareLink', 'id'))
+    .input(z.object({ id: z.string().min(1) }))
+    .mutation(({ input, ctx }) => {
+      teamOnly(ctx.services.accounts.teamMode, 'share links');
+      return ctx.services.accounts.shares.revoke(input.id, ctx.actor);
     }),
 
   audit: viewerProcedure

@@ -1,21 +1,24 @@
 // Team-mode accounts: users with scrypt-hashed passwords, projects with per-project membership and
-// roles, single-use invite links, sessions and share links (signed tokens), and the audit trail.
-// Same code for the tRPC router, the sign-in pages and the CLI.
+// roles, single-use invite links, server-side sessions (sessions.ts), stored share links
+// (shares.ts), the sign-in rate limit (throttle.ts) and the audit trail. Same code for the tRPC
+// router, the sign-in pages and the CLI.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { isUniqueViolation } from '../db/queries.ts';
+import {
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../errors.ts';
 import { type AuditEntry, writeAudit } from './audit.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import {
-  hashInviteToken,
-  SessionPayloadSchema,
-  type ShareKind,
-  type SharePayload,
-  SharePayloadSchema,
-  signToken,
-  verifyToken,
-} from './tokens.ts';
+import { Sessions } from './sessions.ts';
+import { ShareLinks } from './shares.ts';
+import { SignInThrottle } from './throttle.ts';
+import { hashInviteToken } from './tokens.ts';
 
 export type TeamRole = 'viewer' | 'researcher' | 'admin';
 export const ROLE_RANK: Record<TeamRole, number> = { viewer: 0, researcher: 1, admin: 2 };
@@ -28,6 +31,14 @@ export interface AuthOptions {
   /** Team mode's first admin, created at start when no user exists yet. */
   adminEmail?: string | undefined;
   adminPassword?: string | undefined;
+  /** The clock (tests move it to check expiry and back-off). */
+  now?: () => number;
+}
+
+/** A slug or email another row already has. */
+class TakenError extends DomainError {
+  override readonly kind = 'conflict';
+  override name = 'TakenError';
 }
 
 export function authOptions(c: Config): AuthOptions {
@@ -49,10 +60,25 @@ export interface TeamUser {
 }
 
 export class Accounts {
+  readonly sessions: Sessions;
+  readonly shares: ShareLinks;
+  private readonly throttle: SignInThrottle;
+  private readonly now: () => number;
+  /** What an unknown email's password is checked against, so a miss costs a real scrypt too. */
+  private dummyHash: Promise<string> | undefined;
+
   constructor(
     readonly db: Db,
     private readonly o: AuthOptions,
-  ) {}
+  ) {
+    this.now = o.now ?? Date.now;
+    const secret = () => this.secret();
+    this.sessions = new Sessions(db, secret, o.sessionTtlHours, this.now);
+    this.shares = new ShareLinks(db, secret, o.shareTtlHours, this.now);
+    this.throttle = new SignInThrottle(db, this.now, (a) =>
+      this.audit({ actor: 'anonymous', ...a }),
+    );
+  }
 
   /** Team mode is on when a secret is configured; the embedded default stays single-user. */
   get teamMode(): boolean {
@@ -95,11 +121,11 @@ export class Accounts {
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-|-$/g, '') || 'project';
-    const d = this.db;
-    const project = await d.project.create({
-      data: { name: o.name, slug },
-      select: { id: true, name: true, slug: true },
-    });
+    const project = await this.db.project
+      .create({ data: { name: o.name, slug }, select: { id: true, name: true, slug: true } })
+      .catch((e: unknown) => {
+        throw isUniqueViolation(e) ? new TakenError(`a project with slug '${slug}' exists`) : e;
+      });
     await this.audit({
       actor: o.by,
       action: 'project.create',
@@ -107,6 +133,24 @@ export class Accounts {
       projectId: project.id,
       details: { name: o.name },
     });
+    return project;
+  }
+
+  /**
+   * A new project, made by an instance admin (the role on the account, not in a project), who
+   * becomes its admin. Projects are the team's top-level boundary, so no project admin may add one.
+   */
+  async createProjectAs(by: string, o: { name: string; slug?: string | undefined }) {
+    const user = await this.db.user.findUnique({ where: { id: by }, select: { role: true } });
+    if (user?.role !== 'admin') {
+      throw new ForbiddenError('only an instance admin may create projects');
+    }
+    const project = await this.createProject({
+      name: o.name,
+      ...(o.slug ? { slug: o.slug } : {}),
+      by,
+    });
+    await this.addMember({ userId: by, projectId: project.id, role: 'admin', by });
     return project;
   }
 
@@ -126,29 +170,50 @@ export class Accounts {
     });
   }
 
-  /** Email + password -> a signed session token, or UnauthorizedError (same message either way). */
+  /**
+   * Email + password -> a session (a Session row and its signed token), or UnauthorizedError with
+   * the same message whether the email is unknown or the password wrong. An unknown email costs
+   * the same scrypt as a known one; too many failures per email or address make the next attempt
+   * wait (SignInThrottledError).
+   */
   async signIn(
     email: string,
     password: string,
+    from: { ip?: string | undefined } = {},
   ): Promise<{ token: string; userId: string; maxAgeSeconds: number }> {
-    const d = this.db;
-    const user = await d.user.findUnique({
-      where: { email: email.trim().toLowerCase() },
+    this.secret();
+    const key = email.trim().toLowerCase();
+    const ip = from.ip ?? 'unknown';
+    await this.throttle.check(key, ip);
+    const user = await this.db.user.findUnique({
+      where: { email: key },
       select: { id: true, passwordHash: true },
     });
-    const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
+    const ok = await this.checkPassword(password, user?.passwordHash);
+    await this.throttle.record(key, ip, ok);
     if (!user || !ok) throw new UnauthorizedError('wrong email or password');
-    const maxAgeSeconds = this.o.sessionTtlHours * 3600;
-    const token = signToken(
-      { typ: 'session', sub: user.id, exp: Math.floor(Date.now() / 1000) + maxAgeSeconds },
-      this.secret(),
-    );
+    const session = await this.sessions.create(user.id, from.ip);
     await this.audit({ actor: user.id, action: 'auth.signIn', details: {} });
-    return { token, userId: user.id, maxAgeSeconds };
+    return { token: session.token, userId: user.id, maxAgeSeconds: session.maxAgeSeconds };
   }
 
-  sessionUserId(token: string): string | undefined {
-    return verifyToken(token, this.secret(), SessionPayloadSchema)?.sub;
+  /** scrypt against the stored hash, or against a dummy one when there is none (same cost). */
+  private async checkPassword(password: string, stored: string | null | undefined) {
+    if (stored) return verifyPassword(password, stored);
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('base64url'));
+    await verifyPassword(password, await this.dummyHash);
+    return false;
+  }
+
+  /** Sign-out: the session the token names stops working everywhere. */
+  async signOut(token: string): Promise<void> {
+    const userId = await this.sessions.revoke(token);
+    if (userId) await this.audit({ actor: userId, action: 'auth.signOut', details: {} });
+  }
+
+  /** The user of a live session token (checked against its Session row). */
+  sessionUserId(token: string): Promise<string | undefined> {
+    return this.sessions.userOf(token);
   }
 
   async createInvite(o: {
@@ -183,7 +248,12 @@ export class Accounts {
     return { token, expiresAt };
   }
 
-  /** Uses an invite once: creates the account (or joins an existing one) and its membership. */
+  /**
+   * Uses an invite once: creates the account (or joins an existing one, whose password must match)
+   * and its membership. The invite is claimed in the same transaction as the account and the
+   * membership, so a wrong password or a failure leaves it unused; a link raced twice makes one
+   * account only.
+   */
   async acceptInvite(o: {
     token: string;
     email: string;
@@ -191,56 +261,62 @@ export class Accounts {
     name?: string;
   }): Promise<{ userId: string; projectId: string | null }> {
     const d = this.db;
+    const refused = () => new UnauthorizedError('this invite link is invalid, used or expired');
     const invite = await d.invite.findUnique({ where: { tokenHash: hashInviteToken(o.token) } });
-    if (!invite || invite.usedAt || invite.expiresAt.getTime() < Date.now()) {
-      throw new UnauthorizedError('this invite link is invalid, used or expired');
-    }
+    if (!invite || invite.usedAt || invite.expiresAt.getTime() < this.now()) throw refused();
     const email = o.email.trim().toLowerCase();
     if (invite.email && invite.email !== email) {
       throw new ForbiddenError(`this invite is for ${invite.email}`);
     }
-    // Claim first (usedAt null -> now) so a link raced twice makes one account only.
-    const claimed = await d.invite.updateMany({
-      where: { id: invite.id, usedAt: null },
-      data: { usedAt: new Date() },
-    });
-    if (claimed.count !== 1)
-      throw new UnauthorizedError('this invite link is invalid, used or expired');
+    // Everything that can refuse the caller is checked before the invite is claimed.
     const existing = await d.user.findUnique({
       where: { email },
       select: { id: true, passwordHash: true },
     });
-    let userId: string;
+    let newHash: string | undefined;
     if (existing) {
-      if (!existing.passwordHash || !(await verifyPassword(o.password, existing.passwordHash))) {
+      if (!(await this.checkPassword(o.password, existing.passwordHash))) {
         throw new UnauthorizedError('wrong email or password');
       }
-      userId = existing.id;
     } else {
-      userId = (
-        await this.createUser({
-          email,
-          password: o.password,
-          name: o.name ?? '',
-          role: 'researcher',
-        })
-      ).id;
+      if (o.password.length < 8)
+        throw new InvalidInputError('a password needs at least 8 characters');
+      newHash = await hashPassword(o.password);
     }
-    if (invite.projectId) {
-      await this.addMember({
-        userId,
-        projectId: invite.projectId,
-        role: invite.role,
-        by: invite.createdBy ?? userId,
+    try {
+      return await d.$transaction(async (tx) => {
+        const claimed = await tx.invite.updateMany({
+          where: { id: invite.id, usedAt: null },
+          data: { usedAt: new Date(this.now()) },
+        });
+        if (claimed.count !== 1) throw refused();
+        const userId =
+          existing?.id ??
+          (
+            await tx.user.create({
+              data: { email, name: o.name ?? '', passwordHash: newHash ?? null },
+              select: { id: true },
+            })
+          ).id;
+        if (invite.projectId) {
+          await tx.membership.upsert({
+            where: { userId_projectId: { userId, projectId: invite.projectId } },
+            create: { userId, projectId: invite.projectId, role: invite.role },
+            update: { role: invite.role },
+          });
+        }
+        await writeAudit(tx, {
+          actor: userId,
+          action: 'invite.accept',
+          projectId: invite.projectId,
+          details: { role: invite.role, by: invite.createdBy },
+        });
+        return { userId, projectId: invite.projectId };
       });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new TakenError(`an account for ${email} already exists`);
+      throw e;
     }
-    await this.audit({
-      actor: userId,
-      action: 'invite.accept',
-      projectId: invite.projectId,
-      details: { role: invite.role },
-    });
-    return { userId, projectId: invite.projectId };
   }
 
   async loadUser(userId: string): Promise<TeamUser | undefined> {
@@ -270,19 +346,6 @@ export class Accounts {
         slug: m.project.slug,
       })),
     };
-  }
-
-  createShareToken(o: { kind: ShareKind; ids: string[]; by: string; ttlHours?: number }): {
-    token: string;
-    expiresAt: Date;
-  } {
-    const exp = Math.floor(Date.now() / 1000) + (o.ttlHours ?? this.o.shareTtlHours) * 3600;
-    const payload: SharePayload = { typ: 'share', kind: o.kind, ids: o.ids, by: o.by, exp };
-    return { token: signToken(payload, this.secret()), expiresAt: new Date(exp * 1000) };
-  }
-
-  readShareToken(token: string): SharePayload | undefined {
-    return verifyToken(token, this.secret(), SharePayloadSchema);
   }
 
   async audit(o: AuditEntry): Promise<void> {

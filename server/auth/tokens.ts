@@ -1,5 +1,7 @@
 // Signed, expiring tokens (HMAC-SHA256 over a JSON payload): session cookies and shareable
-// read-only links. Stateless: the secret (AUTH_SECRET) is the only thing that can mint them.
+// read-only links. Each names a database row (Session, ShareLink) that is checked on every use, so
+// sign-out and revocation take effect at once; the signature only spares the database from forged
+// or garbled tokens (the secret, AUTH_SECRET, is the only thing that can mint them).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
@@ -7,6 +9,8 @@ export const SessionPayloadSchema = z.object({
   typ: z.literal('session'),
   /** User id. */
   sub: z.string().min(1),
+  /** The Session row. */
+  sid: z.string().min(1),
   /** Expiry, seconds since the epoch. */
   exp: z.number().int(),
 });
@@ -14,15 +18,21 @@ export const SessionPayloadSchema = z.object({
 export const ShareKindSchema = z.enum(['run', 'trajectory', 'comparison', 'harnessVersion']);
 export type ShareKind = z.infer<typeof ShareKindSchema>;
 
+/** A share link's token names its ShareLink row; the scope (kind, ids) is read from the row. */
 export const SharePayloadSchema = z.object({
   typ: z.literal('share'),
-  kind: ShareKindSchema,
-  /** The shared thing: a run, an episode (trajectory), two runs (comparison) or a harness version. */
-  ids: z.array(z.string().min(1)).min(1).max(2),
-  /** Who made the link (audit). */
-  by: z.string(),
+  lid: z.string().min(1),
   exp: z.number().int(),
 });
+
+/** What an open share link lets its visitor read: one run, trajectory, comparison or version. */
+export interface ShareScope {
+  linkId: string;
+  kind: ShareKind;
+  /** The shared thing: a run, an episode (trajectory), two runs (comparison) or a harness version. */
+  ids: string[];
+  expiresAt: Date;
+}
 
 export type SessionPayload = z.infer<typeof SessionPayloadSchema>;
 export type SharePayload = z.infer<typeof SharePayloadSchema>;

@@ -88,21 +88,37 @@ const json = { 'Content-Type': 'application/json' };
 
 describe('security headers', () => {
   it('every page and API response carries CSP, nosniff, frame denial and a referrer policy', async () => {
+    const nonces = new Set<string>();
     for (const path of ['/', '/runs/abc?step=3', '/api/trpc/bridges.list']) {
       const r = await send(path);
-      expect(r.headers['content-security-policy']).toBe(contentSecurityPolicy());
+      const csp = String(r.headers['content-security-policy']);
+      if (path.startsWith('/api/')) expect(csp).toBe(contentSecurityPolicy());
+      else {
+        // Pages: a fresh nonce each, and no inline script without it.
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+        expect(nonce, path).toBeDefined();
+        nonces.add(nonce!);
+        expect(csp).toBe(contentSecurityPolicy(false, nonce));
+        expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      }
       expect(r.headers['x-content-type-options']).toBe('nosniff');
       expect(r.headers['x-frame-options']).toBe('DENY');
       expect(r.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     }
     expect(pagesServed).toBe(2);
+    expect(nonces.size).toBe(2);
   });
 
   it('the CSP forbids framing, plugins and foreign scripts but keeps what Next needs', () => {
     const csp = contentSecurityPolicy();
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
-    expect(csp).toMatch(/script-src 'self' 'unsafe-inline'(;|$)/);
+    expect(csp).toMatch(/script-src 'self';/);
+    expect(contentSecurityPolicy(false, 'abc')).toMatch(
+      /script-src 'self' 'nonce-abc' 'strict-dynamic';/,
+    );
+    // Inline scripts need the nonce: 'unsafe-inline' is left to styles.
+    expect(contentSecurityPolicy(false, 'abc')).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).not.toContain('unsafe-eval');
     expect(contentSecurityPolicy(true)).toContain("'unsafe-eval'");
   });

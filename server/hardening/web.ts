@@ -1,6 +1,7 @@
 // Web security basics for the studio's one HTTP server: security headers on every response (a CSP
 // the Next app still works under), CSRF-safe tRPC mutations (POST + JSON + same origin), and a
 // request body limit. server/main.ts wraps its request handler with withWebSecurity().
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** tRPC bodies are small JSON (specs are capped at 64 KiB of hook code); 1 MiB is generous. */
@@ -17,13 +18,19 @@ export interface WebSecurityOptions {
 }
 
 /**
- * Next's App Router inlines its bootstrap scripts and styled components inline styles, so scripts
- * and styles keep 'unsafe-inline'; everything else is same-origin only, and no one may frame us.
+ * Scripts need a per-request nonce: Next's App Router inlines its bootstrap scripts, and it puts the
+ * nonce it reads from the request's Content-Security-Policy header on them, and the root layout
+ * hands `x-nonce` to the theme script (every page is rendered per request for that,
+ * app/layout.tsx); 'strict-dynamic' lets those scripts load Next's chunks.
+ * Responses that are not pages (the API, the sign-in forms) get no nonce and run no script at all.
+ * Styles keep 'unsafe-inline': React and React Flow set style attributes, which no nonce covers.
+ * Everything else is same-origin only, and no one may frame us.
  */
-export function contentSecurityPolicy(dev = false): string {
+export function contentSecurityPolicy(dev = false, nonce?: string): string {
+  const scripts = nonce ? ` 'nonce-${nonce}' 'strict-dynamic'` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
+    `script-src 'self'${scripts}${dev ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -36,9 +43,9 @@ export function contentSecurityPolicy(dev = false): string {
   ].join('; ');
 }
 
-export function securityHeaders(dev = false): Record<string, string> {
+export function securityHeaders(dev = false, nonce?: string): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(dev),
+    'Content-Security-Policy': contentSecurityPolicy(dev, nonce),
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
@@ -115,13 +122,23 @@ export function withWebSecurity(
       o.trpc(req, res);
       return;
     }
-    if (!o.before) {
+    const toNext = () => {
+      // A fresh nonce per page: on the response, and on the request, where Next reads it (and
+      // the root layout, as x-nonce, for the scripts that are not Next's).
+      const nonce = randomBytes(16).toString('base64');
+      const csp = contentSecurityPolicy(o.dev, nonce);
+      res.setHeader('Content-Security-Policy', csp);
+      req.headers['content-security-policy'] = csp;
+      req.headers['x-nonce'] = nonce;
       o.next(req, res);
+    };
+    if (!o.before) {
+      toNext();
       return;
     }
     o.before(req, res).then(
       (answered) => {
-        if (!answered) o.next(req, res);
+        if (!answered) toNext();
       },
       (err: unknown) => {
         console.error('auth route:', err);

@@ -105,9 +105,10 @@ export class PlaySessions {
     return this.pool.job('playEvaluate', { id: sessionId });
   }
 
+  /** Another user's session (or one already ended) is NOT_FOUND, as step says, and stays open. */
   close(owner: string, sessionId: string): { closed: true } {
-    const s = this.sessions.get(sessionId);
-    if (s && s.owner === owner) this.end(sessionId);
+    this.session(sessionId, owner);
+    this.end(sessionId);
     return { closed: true };
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../auth/caller.ts';
 import type { Services } from '../../compose.ts';
 import { type DbHandle, openDb } from '../../db/index.ts';
 import { HarnessCodeError } from '../../errors.ts';
@@ -89,5 +90,29 @@ describe('try it (play router)', () => {
     expect(again.message).toMatch(/already ended: .*ran longer than its 250 ms limit/);
     expect(again.message).toMatch(/restart/);
     expect(again.cause).toBeInstanceOf(HarnessCodeError);
+  });
+
+  it("closing another user's session answers NOT_FOUND, as step does, and the session goes on", async () => {
+    const member = (userId: string): Caller => ({
+      kind: 'member',
+      userId,
+      role: 'researcher',
+      projectId: 'p1',
+    });
+    const alice = callerFor(services, member('alice'));
+    const bob = callerFor(services, member('bob'));
+    const { sessionId } = await alice.play.start({ spec: { version: 1, env: base } });
+    const closing = await bob.play.close({ sessionId }).catch((e: unknown) => e);
+    expect((closing as { code?: string }).code).toBe('NOT_FOUND');
+    const stepping = await bob.play
+      .step({ sessionId, action: combine('8', '/', '8') })
+      .catch((e: unknown) => e);
+    expect((stepping as { code?: string }).code).toBe('NOT_FOUND');
+    // Alice's session was not closed.
+    const step = await alice.play.step({ sessionId, action: combine('8', '/', '8') });
+    expect(step.record.invalid).toBe(false);
+    expect(await alice.play.close({ sessionId })).toEqual({ closed: true });
+    const twice = await alice.play.close({ sessionId }).catch((e: unknown) => e);
+    expect((twice as { code?: string }).code).toBe('NOT_FOUND');
   });
 });

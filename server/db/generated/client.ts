@@ -138,3 +138,18 @@ export type Invite = Prisma.InviteModel
  * 
  */
 export type AuditLog = Prisma.AuditLogModel
+/**
+ * Model Session
+ * A sign-in: the session cookie names it (signed), every request checks it, sign-out revokes it.
+ */
+export type Session = Prisma.SessionModel
+/**
+ * Model ShareLink
+ * A read-only share link: the link's token names this row (signed); revoked or expired rows open nothing.
+ */
+export type ShareLink = Prisma.ShareLinkModel
+/**
+ * Model LoginAttempt
+ * Sign-in attempts by email and by address: what the sign-in rate limit and its back-off count.
+ */
+export type LoginAttempt = Prisma.LoginAttemptModel

@@ -674,6 +674,23 @@ export type EnumRoleWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumRoleFilter<$PrismaModel>
 }
 
+export type EnumShareKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.ShareKind | Prisma.EnumShareKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumShareKindFilter<$PrismaModel> | $Enums.ShareKind
+}
+
+export type EnumShareKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.ShareKind | Prisma.EnumShareKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumShareKindWithAggregatesFilter<$PrismaModel> | $Enums.ShareKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumShareKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumShareKindFilter<$PrismaModel>
+}
+
 export type NestedStringFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -1269,6 +1286,23 @@ export type NestedEnumRoleWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumRoleFilter<$PrismaModel>
   _max?: Prisma.NestedEnumRoleFilter<$PrismaModel>
+}
+
+export type NestedEnumShareKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.ShareKind | Prisma.EnumShareKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumShareKindFilter<$PrismaModel> | $Enums.ShareKind
+}
+
+export type NestedEnumShareKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.ShareKind | Prisma.EnumShareKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ShareKind[] | Prisma.ListEnumShareKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumShareKindWithAggregatesFilter<$PrismaModel> | $Enums.ShareKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumShareKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumShareKindFilter<$PrismaModel>
 }
 
 

@@ -170,3 +170,13 @@ export const Role = {
 } as const
 
 export type Role = (typeof Role)[keyof typeof Role]
+
+
+export const ShareKind = {
+  run: 'run',
+  trajectory: 'trajectory',
+  comparison: 'comparison',
+  harnessVersion: 'harnessVersion'
+} as const
+
+export type ShareKind = (typeof ShareKind)[keyof typeof ShareKind]

@@ -181,6 +181,7 @@ export type ProjectWhereInput = {
   rigs?: Prisma.RigListRelationFilter
   skillBanks?: Prisma.SkillBankListRelationFilter
   comparisons?: Prisma.ComparisonListRelationFilter
+  shareLinks?: Prisma.ShareLinkListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -195,6 +196,7 @@ export type ProjectOrderByWithRelationInput = {
   rigs?: Prisma.RigOrderByRelationAggregateInput
   skillBanks?: Prisma.SkillBankOrderByRelationAggregateInput
   comparisons?: Prisma.ComparisonOrderByRelationAggregateInput
+  shareLinks?: Prisma.ShareLinkOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -212,6 +214,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   rigs?: Prisma.RigListRelationFilter
   skillBanks?: Prisma.SkillBankListRelationFilter
   comparisons?: Prisma.ComparisonListRelationFilter
+  shareLinks?: Prisma.ShareLinkListRelationFilter
 }, "id" | "slug">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -246,6 +249,7 @@ export type ProjectCreateInput = {
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -260,6 +264,7 @@ export type ProjectUncheckedCreateInput = {
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -274,6 +279,7 @@ export type ProjectUpdateInput = {
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -288,6 +294,7 @@ export type ProjectUncheckedUpdateInput = {
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -452,6 +459,22 @@ export type ProjectUpdateOneWithoutInvitesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutInvitesInput, Prisma.ProjectUpdateWithoutInvitesInput>, Prisma.ProjectUncheckedUpdateWithoutInvitesInput>
 }
 
+export type ProjectCreateNestedOneWithoutShareLinksInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShareLinksInput, Prisma.ProjectUncheckedCreateWithoutShareLinksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShareLinksInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneWithoutShareLinksNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShareLinksInput, Prisma.ProjectUncheckedCreateWithoutShareLinksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShareLinksInput
+  upsert?: Prisma.ProjectUpsertWithoutShareLinksInput
+  disconnect?: Prisma.ProjectWhereInput | boolean
+  delete?: Prisma.ProjectWhereInput | boolean
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutShareLinksInput, Prisma.ProjectUpdateWithoutShareLinksInput>, Prisma.ProjectUncheckedUpdateWithoutShareLinksInput>
+}
+
 export type ProjectCreateWithoutHarnessesInput = {
   id?: string
   name: string
@@ -463,6 +486,7 @@ export type ProjectCreateWithoutHarnessesInput = {
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutHarnessesInput = {
@@ -476,6 +500,7 @@ export type ProjectUncheckedCreateWithoutHarnessesInput = {
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutHarnessesInput = {
@@ -505,6 +530,7 @@ export type ProjectUpdateWithoutHarnessesInput = {
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutHarnessesInput = {
@@ -518,6 +544,7 @@ export type ProjectUncheckedUpdateWithoutHarnessesInput = {
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutRunsInput = {
@@ -531,6 +558,7 @@ export type ProjectCreateWithoutRunsInput = {
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRunsInput = {
@@ -544,6 +572,7 @@ export type ProjectUncheckedCreateWithoutRunsInput = {
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRunsInput = {
@@ -573,6 +602,7 @@ export type ProjectUpdateWithoutRunsInput = {
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRunsInput = {
@@ -586,6 +616,7 @@ export type ProjectUncheckedUpdateWithoutRunsInput = {
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutRigsInput = {
@@ -599,6 +630,7 @@ export type ProjectCreateWithoutRigsInput = {
   runs?: Prisma.RunCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRigsInput = {
@@ -612,6 +644,7 @@ export type ProjectUncheckedCreateWithoutRigsInput = {
   runs?: Prisma.RunUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRigsInput = {
@@ -641,6 +674,7 @@ export type ProjectUpdateWithoutRigsInput = {
   runs?: Prisma.RunUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRigsInput = {
@@ -654,6 +688,7 @@ export type ProjectUncheckedUpdateWithoutRigsInput = {
   runs?: Prisma.RunUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutSkillBanksInput = {
@@ -667,6 +702,7 @@ export type ProjectCreateWithoutSkillBanksInput = {
   runs?: Prisma.RunCreateNestedManyWithoutProjectInput
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutSkillBanksInput = {
@@ -680,6 +716,7 @@ export type ProjectUncheckedCreateWithoutSkillBanksInput = {
   runs?: Prisma.RunUncheckedCreateNestedManyWithoutProjectInput
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutSkillBanksInput = {
@@ -709,6 +746,7 @@ export type ProjectUpdateWithoutSkillBanksInput = {
   runs?: Prisma.RunUpdateManyWithoutProjectNestedInput
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutSkillBanksInput = {
@@ -722,6 +760,7 @@ export type ProjectUncheckedUpdateWithoutSkillBanksInput = {
   runs?: Prisma.RunUncheckedUpdateManyWithoutProjectNestedInput
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutComparisonsInput = {
@@ -735,6 +774,7 @@ export type ProjectCreateWithoutComparisonsInput = {
   runs?: Prisma.RunCreateNestedManyWithoutProjectInput
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutComparisonsInput = {
@@ -748,6 +788,7 @@ export type ProjectUncheckedCreateWithoutComparisonsInput = {
   runs?: Prisma.RunUncheckedCreateNestedManyWithoutProjectInput
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutComparisonsInput = {
@@ -777,6 +818,7 @@ export type ProjectUpdateWithoutComparisonsInput = {
   runs?: Prisma.RunUpdateManyWithoutProjectNestedInput
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutComparisonsInput = {
@@ -790,6 +832,7 @@ export type ProjectUncheckedUpdateWithoutComparisonsInput = {
   runs?: Prisma.RunUncheckedUpdateManyWithoutProjectNestedInput
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutMembershipsInput = {
@@ -803,6 +846,7 @@ export type ProjectCreateWithoutMembershipsInput = {
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutMembershipsInput = {
@@ -816,6 +860,7 @@ export type ProjectUncheckedCreateWithoutMembershipsInput = {
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutMembershipsInput = {
@@ -845,6 +890,7 @@ export type ProjectUpdateWithoutMembershipsInput = {
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutMembershipsInput = {
@@ -858,6 +904,7 @@ export type ProjectUncheckedUpdateWithoutMembershipsInput = {
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutInvitesInput = {
@@ -871,6 +918,7 @@ export type ProjectCreateWithoutInvitesInput = {
   rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutInvitesInput = {
@@ -884,6 +932,7 @@ export type ProjectUncheckedCreateWithoutInvitesInput = {
   rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
   skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
   comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+  shareLinks?: Prisma.ShareLinkUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutInvitesInput = {
@@ -913,6 +962,7 @@ export type ProjectUpdateWithoutInvitesInput = {
   rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
   skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
   comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutInvitesInput = {
@@ -921,6 +971,79 @@ export type ProjectUncheckedUpdateWithoutInvitesInput = {
   slug?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutProjectNestedInput
+  harnesses?: Prisma.HarnessUncheckedUpdateManyWithoutProjectNestedInput
+  runs?: Prisma.RunUncheckedUpdateManyWithoutProjectNestedInput
+  rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
+  skillBanks?: Prisma.SkillBankUncheckedUpdateManyWithoutProjectNestedInput
+  comparisons?: Prisma.ComparisonUncheckedUpdateManyWithoutProjectNestedInput
+  shareLinks?: Prisma.ShareLinkUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutShareLinksInput = {
+  id?: string
+  name: string
+  slug: string
+  createdAt?: Date | string
+  memberships?: Prisma.MembershipCreateNestedManyWithoutProjectInput
+  invites?: Prisma.InviteCreateNestedManyWithoutProjectInput
+  harnesses?: Prisma.HarnessCreateNestedManyWithoutProjectInput
+  runs?: Prisma.RunCreateNestedManyWithoutProjectInput
+  rigs?: Prisma.RigCreateNestedManyWithoutProjectInput
+  skillBanks?: Prisma.SkillBankCreateNestedManyWithoutProjectInput
+  comparisons?: Prisma.ComparisonCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutShareLinksInput = {
+  id?: string
+  name: string
+  slug: string
+  createdAt?: Date | string
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutProjectInput
+  invites?: Prisma.InviteUncheckedCreateNestedManyWithoutProjectInput
+  harnesses?: Prisma.HarnessUncheckedCreateNestedManyWithoutProjectInput
+  runs?: Prisma.RunUncheckedCreateNestedManyWithoutProjectInput
+  rigs?: Prisma.RigUncheckedCreateNestedManyWithoutProjectInput
+  skillBanks?: Prisma.SkillBankUncheckedCreateNestedManyWithoutProjectInput
+  comparisons?: Prisma.ComparisonUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutShareLinksInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShareLinksInput, Prisma.ProjectUncheckedCreateWithoutShareLinksInput>
+}
+
+export type ProjectUpsertWithoutShareLinksInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutShareLinksInput, Prisma.ProjectUncheckedUpdateWithoutShareLinksInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShareLinksInput, Prisma.ProjectUncheckedCreateWithoutShareLinksInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutShareLinksInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutShareLinksInput, Prisma.ProjectUncheckedUpdateWithoutShareLinksInput>
+}
+
+export type ProjectUpdateWithoutShareLinksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUpdateManyWithoutProjectNestedInput
+  invites?: Prisma.InviteUpdateManyWithoutProjectNestedInput
+  harnesses?: Prisma.HarnessUpdateManyWithoutProjectNestedInput
+  runs?: Prisma.RunUpdateManyWithoutProjectNestedInput
+  rigs?: Prisma.RigUpdateManyWithoutProjectNestedInput
+  skillBanks?: Prisma.SkillBankUpdateManyWithoutProjectNestedInput
+  comparisons?: Prisma.ComparisonUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutShareLinksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutProjectNestedInput
+  invites?: Prisma.InviteUncheckedUpdateManyWithoutProjectNestedInput
   harnesses?: Prisma.HarnessUncheckedUpdateManyWithoutProjectNestedInput
   runs?: Prisma.RunUncheckedUpdateManyWithoutProjectNestedInput
   rigs?: Prisma.RigUncheckedUpdateManyWithoutProjectNestedInput
@@ -941,6 +1064,7 @@ export type ProjectCountOutputType = {
   rigs: number
   skillBanks: number
   comparisons: number
+  shareLinks: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -951,6 +1075,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   rigs?: boolean | ProjectCountOutputTypeCountRigsArgs
   skillBanks?: boolean | ProjectCountOutputTypeCountSkillBanksArgs
   comparisons?: boolean | ProjectCountOutputTypeCountComparisonsArgs
+  shareLinks?: boolean | ProjectCountOutputTypeCountShareLinksArgs
 }
 
 /**
@@ -1012,6 +1137,13 @@ export type ProjectCountOutputTypeCountComparisonsArgs<ExtArgs extends runtime.T
   where?: Prisma.ComparisonWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountShareLinksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ShareLinkWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1025,6 +1157,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   rigs?: boolean | Prisma.Project$rigsArgs<ExtArgs>
   skillBanks?: boolean | Prisma.Project$skillBanksArgs<ExtArgs>
   comparisons?: boolean | Prisma.Project$comparisonsArgs<ExtArgs>
+  shareLinks?: boolean | Prisma.Project$shareLinksArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1058,6 +1191,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   rigs?: boolean | Prisma.Project$rigsArgs<ExtArgs>
   skillBanks?: boolean | Prisma.Project$skillBanksArgs<ExtArgs>
   comparisons?: boolean | Prisma.Project$comparisonsArgs<ExtArgs>
+  shareLinks?: boolean | Prisma.Project$shareLinksArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1073,6 +1207,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     rigs: Prisma.$RigPayload<ExtArgs>[]
     skillBanks: Prisma.$SkillBankPayload<ExtArgs>[]
     comparisons: Prisma.$ComparisonPayload<ExtArgs>[]
+    shareLinks: Prisma.$ShareLinkPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1480,6 +1615,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   rigs<T extends Prisma.Project$rigsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rigsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RigPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   skillBanks<T extends Prisma.Project$skillBanksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$skillBanksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SkillBankPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   comparisons<T extends Prisma.Project$comparisonsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$comparisonsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ComparisonPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  shareLinks<T extends Prisma.Project$shareLinksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shareLinksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShareLinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2071,6 +2207,30 @@ export type Project$comparisonsArgs<ExtArgs extends runtime.Types.Extensions.Int
   take?: number
   skip?: number
   distinct?: Prisma.ComparisonScalarFieldEnum | Prisma.ComparisonScalarFieldEnum[]
+}
+
+/**
+ * Project.shareLinks
+ */
+export type Project$shareLinksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ShareLink
+   */
+  select?: Prisma.ShareLinkSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ShareLink
+   */
+  omit?: Prisma.ShareLinkOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ShareLinkInclude<ExtArgs> | null
+  where?: Prisma.ShareLinkWhereInput
+  orderBy?: Prisma.ShareLinkOrderByWithRelationInput | Prisma.ShareLinkOrderByWithRelationInput[]
+  cursor?: Prisma.ShareLinkWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ShareLinkScalarFieldEnum | Prisma.ShareLinkScalarFieldEnum[]
 }
 
 /**
