@@ -31,7 +31,9 @@ describe('instrumentLoops', () => {
       ) as (t: () => void, e: () => number, l: () => void) => number;
       return {
         value: fn(
-          () => void (calls.tick += 1),
+          () => {
+            calls.tick += 1;
+          },
           () => -1,
           () => undefined,
         ),
