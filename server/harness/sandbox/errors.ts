@@ -2,6 +2,7 @@
 // "line N, column M: ..." in the user's own text, and limit overruns said as such. Out-of-memory,
 // interrupt and stack errors are fatal: the runtime that raised them is never reused.
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
+import { capText, MAX_MESSAGE_CHARS, MAX_THROWN_MESSAGE_CHARS } from '../../../contracts/text.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { USER_FILE } from './guest.ts';
 import type { SandboxLimits } from './limits.ts';
@@ -13,6 +14,8 @@ export interface DumpedError {
   message?: string;
   stack?: string;
   lineNumber?: number;
+  /** The message's length before the guest cut it (guest/runtime.js __describe). */
+  messageLength?: number;
 }
 
 /** Hook code may throw anything (`throw null`, `throw 5`): only objects carry name and message. */
@@ -100,7 +103,11 @@ export function codeError(
   context: ErrorContext,
 ): { error: HarnessCodeError; fatal: boolean } {
   const name = err.name ?? 'Error';
-  const message = err.message ?? 'threw a value that could not be read';
+  const message = capText(
+    err.message ?? 'threw a value that could not be read',
+    MAX_THROWN_MESSAGE_CHARS,
+    Math.max(err.messageLength ?? 0, err.message?.length ?? 0),
+  );
   const found = locate(err, USER_FILE);
   let where: { line?: number; column?: number } = found;
   if (context.toUser) {
@@ -124,7 +131,10 @@ export function codeError(
       : `hook ${context.hook} failed`;
   const fatal = isFatal({ name, message });
   const text = (fatal && limitText(err, context, at)) || `${subject}: ${at}${name}: ${message}`;
-  return { error: new HarnessCodeError(text, context.hook, where.line, column), fatal };
+  return {
+    error: new HarnessCodeError(capText(text, MAX_MESSAGE_CHARS), context.hook, where.line, column),
+    fatal,
+  };
 }
 
 /** A failure while loading hook code; `fatal` when the runtime must not be reused. */

@@ -63,7 +63,7 @@ describe('instrumentLoops', () => {
     expect(out.toOriginal({ line: 1, column: 3 })).toEqual({ line: 1, column: 3 });
   });
 
-  it('reports an interrupt at the running loop unless QuickJS saw a better place', () => {
+  it('reports an interrupt at the running loop unless QuickJS saw another function', () => {
     const code = [
       'function f() {', // 1
       '  const g = () => /(a+)+$/.test(s);', // 2
@@ -77,8 +77,8 @@ describe('instrumentLoops', () => {
     expect(out.interruptAt({ line: 1, column: 1 }, 0)).toEqual({ line: 3, column: 3 });
     // No position at all: the loop.
     expect(out.interruptAt(undefined, 0)).toEqual({ line: 3, column: 3 });
-    // Inside the loop: QuickJS's own, more precise.
-    expect(out.interruptAt({ line: 4, column: 5 }, 0)).toEqual({ line: 4, column: 5 });
+    // Anywhere in the loop's own function: the loop.
+    expect(out.interruptAt({ line: 4, column: 5 }, 0)).toEqual({ line: 3, column: 3 });
     // In another function the loop called: QuickJS's own.
     expect(out.interruptAt({ line: 2, column: 20 }, 0)).toEqual({ line: 2, column: 20 });
     // No loop running: QuickJS's own.

@@ -41,9 +41,8 @@ export interface InstrumentedCode {
   /** A position in `code` (1-based line and column) as a position in the original text. */
   toOriginal(where: Position): Position;
   /**
-   * Where an interrupted hook was: the running loop `loopId` (guest __loopAt) unless QuickJS's own
-   * position `reported` (in the original text) is more precise — inside that loop, or in another
-   * function the loop called.
+   * Where an interrupted hook was: the running loop `loopId` (guest __loopAt), unless QuickJS's own
+   * position `reported` (in the original text) is in another function — one the loop called.
    */
   interruptAt(reported: Position | undefined, loopId: number): Position | undefined;
 }
@@ -202,12 +201,11 @@ export function instrumentLoops(code: string): InstrumentedCode {
       const loop = loops[loopId];
       if (!loop) return reported;
       if (!reported || reported.column === undefined) return loop.at;
-      const offset = offsetOf(reported);
-      const inLoop = loop.start <= offset && offset < loop.end;
-      // Another function (one the loop called): QuickJS saw it last, and it is not stale there.
-      const fn = innermost(offset);
+      // In the loop's own function QuickJS's position may be stale (or anywhere in the loop): the
+      // loop it is. In another function (one the loop called), QuickJS saw it last: that place.
+      const fn = innermost(offsetOf(reported));
       const elsewhere = fn?.start !== loop.fn?.start || fn?.end !== loop.fn?.end;
-      return inLoop || elsewhere ? reported : loop.at;
+      return elsewhere ? reported : loop.at;
     },
   };
 }

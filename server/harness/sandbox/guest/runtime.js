@@ -48,9 +48,16 @@ function __text(value) {
 function __describe(e) {
   if (e === null || (typeof e !== 'object' && typeof e !== 'function')) {
     // String() of a primitive runs no user code.
-    return { name: 'Error', message: `threw a non-error value: ${__text(String(e))}` };
+    const text = String(e);
+    return {
+      name: 'Error',
+      message: `threw a non-error value: ${__text(text)}`,
+      messageLength: text.length + 25,
+    };
   }
-  const out = { name: __text(e.name), message: __text(e.message), stack: __text(e.stack) };
+  const message = e.message;
+  const out = { name: __text(e.name), message: __text(message), stack: __text(e.stack) };
+  if (typeof message === 'string') out.messageLength = message.length;
   if (typeof e.lineNumber === 'number') out.lineNumber = e.lineNumber;
   if (out.message === undefined) {
     let shown;
