@@ -220,6 +220,9 @@ export class IsolatedPool {
     if (queued >= 0) {
       this.queue.splice(queued, 1);
       job.reject(new JobAbortedError());
+      // A worker still starting for it is not needed any more: its threads go too.
+      const booting = this.slots.filter((s) => !s.ready && !s.dead);
+      for (const slot of booting.slice(this.queue.length)) this.stop(slot);
       return;
     }
     const slot = this.slots.find((s) => s.job === job);
