@@ -81,6 +81,8 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     events,
     policyOptions: skillBankOptions(db, bridges),
     concurrency: cfg.ROLLOUT_CONCURRENCY,
+    maxConcurrency: cfg.ROLLOUT_MAX_CONCURRENCY,
+    maxWorkers: cfg.ROLLOUT_MAX_WORKERS,
     ...(cfg.REDIS_URL ? { redisUrl: cfg.REDIS_URL } : {}),
     ...(o.queueName ? { queueName: o.queueName } : {}),
   });

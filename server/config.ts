@@ -1,7 +1,15 @@
 // The one place that reads process.env. Everything else receives configuration from here.
 import '#server-only';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { InvalidInputError } from './errors.ts';
+
+/**
+ * Episode worker threads one process runs at once, all runs together, unless configured: two per
+ * core (episodes wait on environments and model servers as much as they compute), 4 to 32. Each
+ * thread costs tens of MB: 64 of them took a 2-core host to a load of 45 and 3 GB.
+ */
+export const DEFAULT_MAX_WORKERS = Math.min(32, Math.max(4, availableParallelism() * 2));
 
 const EnvSchema = z.object({
   /** PostgreSQL server; unset -> embedded PGlite under DATA_DIR. */
@@ -21,8 +29,12 @@ const EnvSchema = z.object({
    * Redis comes back. The database is the source of truth (server/rollouts/README.md).
    */
   RESUME_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
-  /** In-process episode workers (embedded queue). */
+  /** Episodes at once for a local run that does not say (embedded queue). */
   ROLLOUT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** The most episodes at once one run may ask for: a launch asking more is refused. */
+  ROLLOUT_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_MAX_WORKERS),
+  /** Episode worker threads of this process, all local runs together (the pool's bound). */
+  ROLLOUT_MAX_WORKERS: z.coerce.number().int().min(1).max(256).default(DEFAULT_MAX_WORKERS),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   /**

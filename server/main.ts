@@ -11,6 +11,8 @@ import { loadDemo } from './demo.ts';
 import { studioRequestHandler } from './http.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The longest a SIGTERM / SIGINT shutdown may take before the process exits anyway. */
+const SHUTDOWN_MS = 15_000;
 
 async function startServices(): Promise<Services> {
   // Opening the database applies pending migrations.
@@ -64,9 +66,18 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: stop now.
+      process.exit(1);
+    }
     stopping = true;
     console.log(`${signal}: shutting down`);
+    // Nothing may keep the process alive past this (a stuck worker thread, a hung connection):
+    // episodes in flight are aborted after a grace period and resumed at the next start.
+    setTimeout(() => {
+      console.error(`${signal}: shutdown took longer than ${SHUTDOWN_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_MS).unref();
     // Open SSE streams would keep server.close() waiting forever.
     server.closeAllConnections();
     await Promise.allSettled([

@@ -2,6 +2,7 @@
 // (which may succeed or fail with an ordinary error) and known attacks, each of which must end as a
 // harness error. Attacks that would prove an escape report it through a marker the runner checks
 // (a returned 'ESCAPED' action, a host global, a file) — so an escape cannot pass silently.
+import { HOSTILE_VALUE_HOOKS } from '../harness/testing/hostile-values.ts';
 
 /**
  * benign: may return or fail; attack: must end as a harness error; builtin: an attack only the
@@ -309,8 +310,19 @@ export function generateCorpus(o: CorpusOptions): CorpusHook[] {
   );
   const builtins = o.builtins ?? 8;
   const probes = o.probes ?? 20;
+  // Values that fight being read (a looping Proxy thrown, looping getters / toString /
+  // Symbol.toPrimitive): each once, as written in harness/testing/hostile-values.ts.
+  const hostile = HOSTILE_VALUE_HOOKS.map(
+    (h, i): CorpusHook => ({
+      id: 3_000_000 + i,
+      kind: h.builtin ? 'builtin' : 'attack',
+      family: 'hostile-value',
+      hook: h.hook,
+      code: h.code,
+    }),
+  );
   let attackIndex = 0;
-  for (let id = 0; out.length < o.size - builtins - probes; id++) {
+  for (let id = 0; out.length < o.size - builtins - probes - hostile.length; id++) {
     const hook = HOOKS[Math.floor(r() * HOOKS.length)] as Hook;
     if (r() < 0.5) {
       if (r() < 0.1) {
@@ -339,6 +351,7 @@ export function generateCorpus(o: CorpusOptions): CorpusHook[] {
       : wrap(hook, `  ${body}`);
     out.push({ id, kind: 'attack', family: attack.family, hook, code });
   }
+  out.push(...hostile);
   for (let i = 0; i < probes; i++) {
     const hook = HOOKS[i % HOOKS.length] as Hook;
     const code = wrap(hook, `  ${PROBES[i % PROBES.length]}`);

@@ -5,11 +5,13 @@ import type {
   Action,
   ActionableEnv,
   Bridge,
+  Observation,
   ResetOptions,
   ResetResult,
   StepResult,
   TaskInfo,
 } from '../../bridges/core/types.ts';
+import { capObservation } from '../../contracts/text.ts';
 import { DelegatingEnv } from './delegate.ts';
 import { type HarnessLayer, SPEC_TASK, type StackContext, type TextTool } from './layer.ts';
 import type { BaseNode } from './spec.ts';
@@ -46,10 +48,16 @@ export class BaseLayer extends DelegatingEnv implements HarnessLayer {
     } else {
       this.currentTask = this.taskInfo;
     }
-    return this.inner.reset({ ...options, taskId: this.currentTask.id });
+    const reset = await this.inner.reset({ ...options, taskId: this.currentTask.id });
+    return { ...reset, observation: capObservation(reset.observation) };
+  }
+  override observe(): Observation {
+    return capObservation(this.inner.observe());
   }
   override async step(action: Action): Promise<StepResult> {
-    const result = await this.inner.step(action);
+    // A bridge's observation is copied into every step row and live event: capped here, once.
+    const inner = await this.inner.step(action);
+    const result = { ...inner, observation: capObservation(inner.observation) };
     this.ctx.trace.executedAction = action;
     this.ctx.trace.rawObservation = result.observation;
     return result;

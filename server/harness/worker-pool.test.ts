@@ -6,7 +6,7 @@ import { HarnessCodeError } from '../errors.ts';
 import type { HarnessSpec } from './spec.ts';
 import { act } from './testing/fake-bridges.ts';
 import type { EpisodeInput, EpisodeOutput } from './testing/pool-handlers.ts';
-import { IsolatedPool, WorkerCrashError } from './worker-pool.ts';
+import { IsolatedPool, JobAbortedError, WorkerCrashError } from './worker-pool.ts';
 
 const HANDLERS = fileURLToPath(new URL('./testing/pool-handlers.ts', import.meta.url));
 
@@ -67,5 +67,50 @@ describe('IsolatedPool', () => {
   it('a worker that dies fails its job with WorkerCrashError and is replaced', async () => {
     await expect(pool.run('exit', {})).rejects.toBeInstanceOf(WorkerCrashError);
     expect(await pool.run('echo', { ok: 1 })).toEqual({ ok: 1 });
+  }, 60_000);
+});
+
+describe('IsolatedPool bounds', () => {
+  it('never runs more threads than its size, starts them on demand and stops idle ones', async () => {
+    const pool = new IsolatedPool({ size: 2, module: HANDLERS, idleMs: 300 });
+    try {
+      expect(pool.workers).toBe(0);
+      let most = 0;
+      const watch = setInterval(() => {
+        most = Math.max(most, pool.workers);
+      }, 5);
+      const done = await Promise.all(
+        [1, 2, 3, 4, 5].map((i) => pool.run<number>('sleep', { ms: 50 + i })),
+      );
+      clearInterval(watch);
+      expect(done).toEqual([51, 52, 53, 54, 55]);
+      expect(most).toBe(2);
+      await expect.poll(() => pool.workers, { timeout: 5000 }).toBe(0);
+      // Work after the idle stop starts a worker again.
+      expect(await pool.run('echo', { again: true })).toEqual({ again: true });
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('an aborted job is dropped from the queue, or its thread is terminated however stuck', async () => {
+    const pool = new IsolatedPool({ size: 1, module: HANDLERS });
+    try {
+      const stuck = new AbortController();
+      const queued = new AbortController();
+      const running = pool.run('spin', {}, { signal: stuck.signal }).catch((e: unknown) => e);
+      const waiting = pool.run('echo', 1, { signal: queued.signal }).catch((e: unknown) => e);
+      await expect.poll(() => pool.busy, { timeout: 30_000 }).toBe(1);
+      queued.abort();
+      expect(await waiting).toBeInstanceOf(JobAbortedError);
+      const t0 = Date.now();
+      stuck.abort();
+      expect(await running).toBeInstanceOf(JobAbortedError);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(pool.workers).toBe(0);
+      expect(await pool.run('echo', 2)).toBe(2);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 });

@@ -2,6 +2,8 @@
 // only hard stop for a hook stuck in a long built-in (which QuickJS's interrupt handler cannot
 // reach) is terminating its thread (2–6 ms here, see STACK.md): the sandbox marks "hook started at
 // t" in shared memory, a watchdog kills the worker past hookLimitMs, and a fresh worker replaces it.
+// The pool is bounded: at most `size` threads, started when jobs wait for them, optionally stopped
+// after `idleMs` without work; a job's AbortSignal stops it, terminating its thread if it runs.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
@@ -25,12 +27,32 @@ export class WorkerCrashError extends KindedError {
   }
 }
 
+/** A job stopped by its AbortSignal (a cancelled run); never recorded as an outcome. */
+export class JobAbortedError extends KindedError {
+  readonly kind = 'infra';
+  constructor(message = 'the job was cancelled') {
+    super(message);
+    this.name = 'JobAbortedError';
+  }
+}
+
 export interface IsolatedPoolOptions {
+  /** At most this many worker threads (started on demand). */
   size: number;
   /** Absolute path (or file URL) of a module exporting `handlers: Record<string, (input) => Promise<unknown>>`. */
   module: string;
   /** A single hook call running longer than this kills its worker. Default 1000 ms. */
   hookLimitMs?: number;
+  /**
+   * A worker without a job this long is stopped (a new one starts when work comes). Unset: kept,
+   * as a pool whose workers hold state between jobs (try-it sessions, a CLI episode) needs.
+   */
+  idleMs?: number;
+}
+
+export interface RunOptions {
+  /** Aborting drops a queued job, or terminates the worker running it; the job rejects with JobAbortedError. */
+  signal?: AbortSignal;
 }
 
 interface Job {
@@ -39,6 +61,7 @@ interface Job {
   input: unknown;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  signal: AbortSignal | undefined;
 }
 
 interface Slot {
@@ -47,6 +70,7 @@ interface Slot {
   job: Job | undefined;
   ready: boolean;
   dead: boolean;
+  idleTimer: NodeJS.Timeout | undefined;
 }
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
@@ -57,6 +81,8 @@ export class IsolatedPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly hookLimitMs: number;
+  private readonly size: number;
+  private readonly idleMs: number | undefined;
   private readonly moduleUrl: string;
   private nextId = 1;
   private closed = false;
@@ -69,10 +95,21 @@ export class IsolatedPool {
       throw new InvalidInputError(`pool size must be a positive integer, got ${options.size}`);
     }
     this.hookLimitMs = options.hookLimitMs ?? 1000;
+    this.size = options.size;
+    this.idleMs = options.idleMs;
     this.moduleUrl = options.module.startsWith('file:')
       ? options.module
       : pathToFileURL(options.module).href;
-    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Worker threads alive or starting now (at most `size`). */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Workers running a job now. */
+  get busy(): number {
+    return this.slots.filter((s) => s.job).length;
   }
 
   private spawn(): Slot {
@@ -82,18 +119,27 @@ export class IsolatedPool {
       // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
       resourceLimits: { stackSizeMb: 16 },
     });
-    const slot: Slot = { worker, watchdog, job: undefined, ready: false, dead: false };
+    const slot: Slot = {
+      worker,
+      watchdog,
+      job: undefined,
+      ready: false,
+      dead: false,
+      idleTimer: undefined,
+    };
     worker.on(
       'message',
       (msg: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: WireError }) => {
         if (msg.ready) {
           slot.ready = true;
+          this.idle(slot);
           this.pump();
           return;
         }
         const job = slot.job;
         if (!job || job.id !== msg.id) return;
         slot.job = undefined;
+        this.idle(slot);
         if (msg.ok) job.resolve(msg.value);
         else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
         this.pump();
@@ -108,40 +154,83 @@ export class IsolatedPool {
     return slot;
   }
 
-  /** A worker is gone: fail its job, replace it (unless the pool is closing). */
+  /** A worker is gone: fail its job and forget it; pump() starts another when work waits. */
   private lost(slot: Slot, error: Error): void {
     if (slot.dead) return;
     slot.dead = true;
+    clearTimeout(slot.idleTimer);
     const job = slot.job;
     slot.job = undefined;
     const bootFailure = !slot.ready;
     const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
     if (job) job.reject(error);
     if (this.closed || index < 0) return;
     this.replaced += 1;
     if (bootFailure) {
       // The handlers module itself fails to load: fail queued work instead of respawning forever.
       for (const queued of this.queue.splice(0)) queued.reject(error);
-      this.slots.splice(index, 1);
-      if (this.slots.length === 0) this.slots.push(this.spawn());
       return;
     }
-    this.slots[index] = this.spawn();
     this.pump();
   }
 
-  run<T>(handler: string, input: unknown): Promise<T> {
+  /** Terminates a slot's worker now (watchdog, abort, idle): it is forgotten at once. */
+  private stop(slot: Slot): void {
+    slot.dead = true;
+    clearTimeout(slot.idleTimer);
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate();
+  }
+
+  /** A worker without a job: stopped after idleMs unless work comes first. */
+  private idle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    if (this.idleMs === undefined || this.closed) return;
+    slot.idleTimer = setTimeout(() => {
+      if (!slot.job && !slot.dead) this.stop(slot);
+    }, this.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  run<T>(handler: string, input: unknown, options: RunOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new WorkerCrashError('the pool is closed'));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new JobAbortedError());
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({
+      const job: Job = {
         id: this.nextId++,
         handler,
         input,
         resolve: resolve as (value: unknown) => void,
         reject,
-      });
+        signal,
+      };
+      signal?.addEventListener('abort', () => this.abort(job), { once: true });
+      this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** A job's signal fired: drop it from the queue, or terminate the worker running it. */
+  private abort(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      job.reject(new JobAbortedError());
+      // A worker still starting for it is not needed any more: its threads go too.
+      const booting = this.slots.filter((s) => !s.ready && !s.dead);
+      for (const slot of booting.slice(this.queue.length)) this.stop(slot);
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (!slot) return;
+    slot.job = undefined;
+    this.stop(slot);
+    job.reject(new JobAbortedError());
+    this.pump();
   }
 
   private pump(): void {
@@ -149,8 +238,16 @@ export class IsolatedPool {
       if (this.queue.length === 0) break;
       if (!slot.ready || slot.dead || slot.job) continue;
       const job = this.queue.shift()!;
+      clearTimeout(slot.idleTimer);
+      slot.idleTimer = undefined;
       slot.job = job;
       slot.worker.postMessage({ id: job.id, handler: job.handler, input: job.input });
+    }
+    // Start workers for what still waits, up to the bound (those booting will take a job each).
+    const booting = this.slots.filter((s) => !s.ready && !s.dead).length;
+    for (let need = this.queue.length - booting; need > 0 && !this.closed; need--) {
+      if (this.slots.length >= this.size) break;
+      this.slots.push(this.spawn());
     }
     const busy = this.slots.some((s) => s.job);
     if (busy && !this.timer) {
@@ -164,7 +261,7 @@ export class IsolatedPool {
 
   private watch(): void {
     const now = Date.now();
-    for (const slot of this.slots) {
+    for (const slot of [...this.slots]) {
       if (!slot.job || slot.dead) continue;
       const running = readWatchdog(slot.watchdog);
       if (!running || now - running.startedAt <= this.hookLimitMs) continue;
@@ -176,11 +273,8 @@ export class IsolatedPool {
           running.hook,
         ),
       );
-      slot.dead = true;
       this.replaced += 1;
-      void slot.worker.terminate();
-      const index = this.slots.indexOf(slot);
-      if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+      this.stop(slot);
     }
     this.pump();
   }
@@ -192,8 +286,9 @@ export class IsolatedPool {
     this.timer = undefined;
     for (const job of this.queue.splice(0)) job.reject(new WorkerCrashError('the pool is closed'));
     await Promise.all(
-      this.slots.map(async (slot) => {
+      this.slots.splice(0).map(async (slot) => {
         slot.dead = true;
+        clearTimeout(slot.idleTimer);
         slot.job?.reject(new WorkerCrashError('the pool is closed'));
         slot.job = undefined;
         await slot.worker.terminate();

@@ -51,10 +51,21 @@ export async function validateRun(
   }
 }
 
-export function poolExecutor(size: number): EpisodeExecutor {
-  const pool = new IsolatedPool({ size, module: HANDLERS });
+/** Workers of a rollout pool without an episode this long are stopped (started again on demand). */
+export const ROLLOUT_WORKER_IDLE_MS = 15_000;
+
+/**
+ * Episodes in at most `size` worker threads, started as episodes wait and stopped when idle; an
+ * aborted episode's thread is terminated, so a cancelled run gives its threads back at once.
+ */
+export function poolExecutor(size: number, o: { idleMs?: number } = {}): EpisodeExecutor {
+  const pool = new IsolatedPool({
+    size,
+    module: HANDLERS,
+    idleMs: o.idleMs ?? ROLLOUT_WORKER_IDLE_MS,
+  });
   return {
-    run: (input) => pool.run<EpisodeResult>('runEpisode', input),
+    run: (input, options) => pool.run<EpisodeResult>('runEpisode', input, options),
     close: () => pool.close(),
   };
 }

@@ -9,14 +9,18 @@ import type { HarnessSpec } from '../harness/spec.ts';
 import type { EpisodeInput, EpisodeResult } from './types.ts';
 
 export interface EpisodeExecutor {
-  run(input: EpisodeInput): Promise<EpisodeResult>;
+  /**
+   * Runs one episode. Aborting `signal` (a cancelled run, a shutdown) stops it where the executor
+   * can — the worker pool terminates its thread — and rejects; the result is never recorded.
+   */
+  run(input: EpisodeInput, options?: { signal?: AbortSignal }): Promise<EpisodeResult>;
   close(): Promise<void>;
 }
 
 export interface RolloutEngine {
   /** Throws a domain error (InvalidSpecError, NotFoundError, HarnessCodeError…) for a run that cannot start. */
   validate(spec: HarnessSpec, policyId: string, taskIds: string[]): Promise<void>;
-  /** An executor running up to `concurrency` episodes at once. */
+  /** An executor running up to `concurrency` episodes at once (its worker threads bounded by it). */
   executor(concurrency: number): EpisodeExecutor;
 }
 

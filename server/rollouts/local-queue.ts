@@ -1,5 +1,7 @@
-// The embedded queue: episodes of local runs are fed to an executor (by default the isolated worker
-// pool) with a concurrency limit per run, claimed and recorded through the batching recorder.
+// The embedded queue: episodes of local runs are fed to one executor (by default the isolated worker
+// pool, bounded by maxWorkers for all runs together) with a concurrency limit per run, claimed and
+// recorded through the batching recorder. Cancelling a run aborts its episodes in flight (their
+// threads are terminated) and records none of them.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import {
@@ -20,7 +22,18 @@ interface Item {
   runId: string;
 }
 
-type RunState = RunSettings & { inFlight: number; open: number; queue: Item[]; head: number };
+type RunState = RunSettings & {
+  inFlight: number;
+  open: number;
+  queue: Item[];
+  head: number;
+  /** Episodes of this run in the executor now (at most its concurrency). */
+  running: number;
+  /** Claimed episodes waiting for one of the run's slots. */
+  waiting: (() => void)[];
+  /** Aborted when the run is cancelled or the queue closes. */
+  abort: AbortController;
+};
 
 export interface LocalQueueDeps {
   db: Db;
@@ -29,6 +42,8 @@ export interface LocalQueueDeps {
   policyOptions: PolicyOptionsResolver;
   /** Episodes at once per run when the run does not say. */
   concurrency: number;
+  /** Episodes at once in this process, all runs together: the executor's bound. */
+  maxWorkers: number;
 }
 
 export class LocalQueue {
@@ -37,7 +52,6 @@ export class LocalQueue {
   private readonly runs = new Map<string, RunState>();
   private unrecorded = 0;
   private executor: EpisodeExecutor | undefined;
-  private executorSize = 0;
   private idle: (() => void)[] = [];
 
   private readonly defaultConcurrency: number;
@@ -64,23 +78,57 @@ export class LocalQueue {
       open: 0,
       queue: [],
       head: 0,
+      running: 0,
+      waiting: [],
+      abort: new AbortController(),
     };
     this.runs.set(runId, settings);
     const known = new Set(settings.queue.slice(settings.head).map((p) => p.id));
     for (const e of episodes) if (!known.has(e.id)) settings.queue.push({ id: e.id, runId });
-    const concurrency = settings.concurrency ?? this.defaultConcurrency;
-    await this.ensureExecutor(concurrency);
+    // One executor for every run: its threads are bounded by maxWorkers, whatever runs ask.
+    this.executor ??= this.deps.engine.executor(this.deps.maxWorkers);
     this.pump();
     if (settings.open === 0 && this.pending(settings) === 0) this.runs.delete(runId);
   }
 
-  private async ensureExecutor(concurrency: number): Promise<void> {
-    if (this.executor && this.executorSize >= concurrency) return;
-    const old = this.executor;
-    this.executorSize = Math.max(concurrency, this.executorSize);
-    this.executor = this.deps.engine.executor(this.executorSize);
-    // Episodes already on the old executor finish there; it is closed when they have.
-    if (old) void this.whenIdle().then(() => old.close());
+  private concurrencyOf(run: RunSettings): number {
+    return Math.min(run.concurrency ?? this.defaultConcurrency, this.deps.maxWorkers);
+  }
+
+  /** One of the run's slots in the executor; false when the run was cancelled meanwhile. */
+  private async slot(run: RunState): Promise<boolean> {
+    while (run.running >= this.concurrencyOf(run) && !run.abort.signal.aborted) {
+      await new Promise<void>((resolve) => run.waiting.push(resolve));
+    }
+    if (run.abort.signal.aborted) return false;
+    run.running += 1;
+    return true;
+  }
+
+  private release(run: RunState): void {
+    run.running -= 1;
+    run.waiting.shift()?.();
+  }
+
+  /**
+   * Stops a cancelled run here: nothing more is claimed, episodes in flight are aborted (the pool
+   * terminates their threads) and none of them is recorded. Resolves once they have stopped.
+   */
+  async cancelRun(runId: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    run.queue = [];
+    run.head = 0;
+    run.abort.abort();
+    for (const wake of run.waiting.splice(0)) wake();
+    await this.whenRunStopped(run);
+  }
+
+  private whenRunStopped(run: RunState): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => (run.open === 0 ? resolve() : setTimeout(check, 10));
+      check();
+    });
   }
 
   private pending(run: RunState): number {
@@ -91,7 +139,7 @@ export class LocalQueue {
     for (const run of this.runs.values()) {
       // Keep extra episodes in flight so that a worker never waits on the database, but bound the
       // results waiting to be written.
-      const limit = (run.concurrency ?? this.defaultConcurrency) * 2 + 2;
+      const limit = this.concurrencyOf(run) * 2 + 2;
       while (this.pending(run) > 0 && run.inFlight < limit && this.unrecorded < MAX_UNRECORDED) {
         const item = run.queue[run.head] as Item;
         run.head += 1;
@@ -119,7 +167,7 @@ export class LocalQueue {
   }
 
   /** Claims, runs and records one episode; `executed` frees its slot before the write. */
-  private async process(item: Item, run: RunSettings, executed: () => void): Promise<void> {
+  private async process(item: Item, run: RunState, executed: () => void): Promise<void> {
     let freed = false;
     const free = () => {
       if (!freed) {
@@ -129,14 +177,24 @@ export class LocalQueue {
     };
     try {
       const claimed = await this.recorder.claim(item);
-      if (!claimed) return;
+      if (!claimed || !(await this.slot(run))) return;
       const input = episodeInput(run, claimed);
       const started = performance.now();
       const executor = this.executor;
       if (!executor) throw new Error('no executor');
-      const result = await executor
-        .run(input)
-        .catch((error: unknown) => executorErrorResult(input, error, performance.now() - started));
+      const signal = run.abort.signal;
+      let result: Awaited<ReturnType<EpisodeExecutor['run']>>;
+      try {
+        result = await executor
+          .run(input, { signal })
+          .catch((error: unknown) =>
+            executorErrorResult(input, error, performance.now() - started),
+          );
+      } finally {
+        this.release(run);
+      }
+      // Cancelled (or shutting down): the episode did not end, it was stopped; record nothing.
+      if (signal.aborted) return;
       this.unrecorded += 1;
       free();
       try {
@@ -165,16 +223,34 @@ export class LocalQueue {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops feeding episodes, lets those in flight finish for up to `graceMs`, then aborts the rest
+   * (their threads are terminated; they stay unfinished and resumeUnfinishedRuns() runs them again
+   * at the next start). A stuck episode cannot keep a shutdown waiting.
+   */
+  async close(graceMs = 5000): Promise<void> {
     for (const [id, run] of this.runs) {
       run.queue = [];
       run.head = 0;
       if (run.open === 0) this.runs.delete(id);
     }
-    await this.whenIdle();
+    let timer: NodeJS.Timeout | undefined;
+    const graced = await Promise.race([
+      this.whenIdle().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!graced) {
+      for (const run of this.runs.values()) {
+        run.abort.abort();
+        for (const wake of run.waiting.splice(0)) wake();
+      }
+      await this.whenIdle();
+    }
     await this.recorder.drain();
     await this.executor?.close();
     this.executor = undefined;
-    this.executorSize = 0;
   }
 }

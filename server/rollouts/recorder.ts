@@ -10,6 +10,7 @@
 // event rows are built from the run UPDATE's output), so within a run ids commit in id order and a
 // subscriber reading by cursor never skips a late commit.
 import type { Json } from '../../bridges/core/types.ts';
+import { capText } from '../../contracts/text.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { connectionFailure, DEFAULT_DB_RETRY_MS } from '../db/retry.ts';
@@ -55,6 +56,7 @@ type Op =
       reject: (e: unknown) => void;
     };
 
+/** The stored message of an episode's error (Episode.errorMessage, the episode_ended event), capped. */
 export function errorMessage(result: EpisodeResult): string | null {
   const e = result.error;
   if (!e) return null;
@@ -65,7 +67,7 @@ export function errorMessage(result: EpisodeResult): string | null {
   ]
     .filter(Boolean)
     .join(' ');
-  return `${e.name}: ${e.message}${where ? ` (${where})` : ''}`;
+  return capText(`${e.name}: ${e.message}${where ? ` (${where})` : ''}`);
 }
 
 export function stepRow(episodeId: string, attempt: number, s: StepRecord) {

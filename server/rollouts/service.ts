@@ -24,6 +24,9 @@ import * as reads from './reads.ts';
 import { type Resumer, startResumer } from './resume.ts';
 import { DEFAULT_MAX_STEPS } from './types.ts';
 
+/** Worker threads when the composition root does not say (it passes ROLLOUT_MAX_WORKERS). */
+const DEFAULT_MAX_WORKERS = 8;
+
 export { RewardParamsSchema };
 
 export const LaunchRunInputSchema = z.object({
@@ -73,6 +76,10 @@ export interface RolloutDeps {
   policyOptions?: PolicyOptionsResolver;
   /** Episodes at once per local run when the run does not say. */
   concurrency: number;
+  /** The most episodes at once a run may ask for (ROLLOUT_MAX_CONCURRENCY); default `maxWorkers`. */
+  maxConcurrency?: number;
+  /** Episode worker threads of this process, all local runs together (ROLLOUT_MAX_WORKERS). */
+  maxWorkers?: number;
   /** Redis for BullMQ scale-out; unset: every run uses the embedded queue. */
   redisUrl?: string;
   queueName?: string;
@@ -100,6 +107,15 @@ export class Rollouts {
     this.queueOutage = new Outage('queue', deps.status);
   }
 
+  private get maxWorkers(): number {
+    return this.deps.maxWorkers ?? DEFAULT_MAX_WORKERS;
+  }
+
+  /** The most episodes at once one run may ask for. */
+  get maxConcurrency(): number {
+    return this.deps.maxConcurrency ?? this.maxWorkers;
+  }
+
   /** The embedded queue (created on first use). */
   localQueue(): LocalQueue {
     this.local ??= new LocalQueue({
@@ -108,6 +124,7 @@ export class Rollouts {
       engine: this.deps.engine,
       policyOptions: this.policyOptions,
       concurrency: this.deps.concurrency,
+      maxWorkers: this.maxWorkers,
     });
     return this.local;
   }
@@ -136,6 +153,12 @@ export class Rollouts {
   async launchRun(raw: LaunchRunInput, o: { runId?: string } = {}): Promise<{ runId: string }> {
     if (o.runId && (await this.runExists(o.runId))) return { runId: o.runId };
     const input = parseInput(LaunchRunInputSchema, raw);
+    if (input.concurrency !== undefined && input.concurrency > this.maxConcurrency) {
+      // A server-side check beside the schema's: the cap is this machine's (ROLLOUT_MAX_CONCURRENCY).
+      throw new InvalidInputError(
+        `concurrency: ${input.concurrency} episodes at once is more than this server allows (at most ${this.maxConcurrency}; ROLLOUT_MAX_CONCURRENCY)`,
+      );
+    }
     const spec = parseRunSpec(input.spec);
     const taskIds = input.taskIds ?? [firstBase(spec.env).task];
     if (new Set(taskIds).size !== taskIds.length)
@@ -370,6 +393,14 @@ export class Rollouts {
       return;
     }
     this.events.notify([runId]);
+    // Episodes in flight here stop now and give their threads back; none of them is recorded.
+    await this.local?.cancelRun(runId);
+    // Stopped episodes did not end: they are not 'running' any more (a late result of another
+    // process's worker then fails the recorder's compare-and-set and is dropped).
+    await this.db.episode.updateMany({
+      where: { runId, status: 'running' },
+      data: { status: 'queued' },
+    });
   }
 
   getRunSummary(runId: string): Promise<reads.RunSummary> {

@@ -35,9 +35,10 @@ export function prepareHookSource(code: string): string {
  */
 export const FACTORY_PREFIX = 'const __factory = function () {';
 
-export function factorySource(code: string, names: readonly string[]): string {
+/** `body`: the user's code as prepareHookSource and instrumentLoops (loops.ts) left it. */
+export function factorySource(body: string, names: readonly string[]): string {
   const entries = names
     .map((n) => `${n}: typeof ${n} === 'undefined' ? undefined : ${n}`)
     .join(', ');
-  return `${FACTORY_PREFIX}${prepareHookSource(code)}\n;return { ${entries} }; };`;
+  return `${FACTORY_PREFIX}${body}\n;return { ${entries} }; };`;
 }

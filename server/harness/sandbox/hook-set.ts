@@ -9,11 +9,26 @@ import type {
 } from 'quickjs-emscripten-core';
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
-import { asDumpedError, codeError, isFatal, LoadFailure } from './errors.ts';
-import { FACTORY_PREFIX, factorySource, LOCKDOWN, PRELUDE, RUNTIME, USER_FILE } from './guest.ts';
+import { codeError, type DumpedError, isFatal, LoadFailure, readThrown } from './errors.ts';
+import {
+  FACTORY_PREFIX,
+  factorySource,
+  LOCKDOWN,
+  PRELUDE,
+  prepareHookSource,
+  RUNTIME,
+  USER_FILE,
+} from './guest.ts';
 import type { SandboxLimits } from './limits.ts';
+import { type InstrumentedCode, instrumentLoops, type Position } from './loops.ts';
 import { decodeReply } from './reply.ts';
 import { markEnd, markStart } from './watchdog.ts';
+
+/** A guest failure reply (guest/runtime.js __failure): \u0002 + JSON of a described thrown value. */
+const FAILURE = '\u0002';
+
+/** What a guest crossing gave back, read inside the limits. */
+type Crossing = { text: string } | { thrown: DumpedError; hook: string | undefined; loop: number };
 
 /**
  * Where a hook's arguments go. `primary`: the argument the hook returns, possibly changed
@@ -75,8 +90,10 @@ export class HookSet {
   private deadline = Number.POSITIVE_INFINITY;
   info: CompiledHooks;
   private readonly signatures: HookSignatures;
-  private readonly columnShift: number;
+  /** Columns of a wrapper around the user's text on line 1 (a Chain `when`). */
+  private readonly wrapperShift: number;
   private readonly lines: number | undefined;
+  private readonly source: InstrumentedCode;
 
   constructor(
     private readonly host: HookSetOwner,
@@ -86,8 +103,9 @@ export class HookSet {
   ) {
     this.key = HookSet.keyOf(code, options);
     this.signatures = options.hooks;
-    this.columnShift = FACTORY_PREFIX.length + (options.columnShift ?? 0);
+    this.wrapperShift = options.columnShift ?? 0;
     this.lines = options.lines ?? code.split('\n').length;
+    this.source = instrumentLoops(prepareHookSource(code));
     const limits = host.limits;
     try {
       this.rt = module.newRuntime();
@@ -98,7 +116,7 @@ export class HookSet {
       this.evalOrThrow(`${PRELUDE}\n${RUNTIME}`, '<prelude>');
       this.configure(options.hooks);
       this.installHostFunctions(this.ctx);
-      this.evalOrThrow(factorySource(code, Object.keys(options.hooks)), USER_FILE);
+      this.evalOrThrow(factorySource(this.source.code, Object.keys(options.hooks)), USER_FILE);
       this.evalOrThrow(LOCKDOWN, '<lockdown>');
       this.callFn = this.ctx.getProp(this.ctx.global, '__call');
       this.afterFn = this.ctx.getProp(this.ctx.global, '__after');
@@ -126,7 +144,7 @@ export class HookSet {
     try {
       const r = ctx.callFunction(fn, ctx.undefined, table);
       if (r.error) {
-        const dumped = asDumpedError(ctx.dump(r.error));
+        const dumped = readThrown(ctx, r.error);
         r.error.dispose();
         throw new LoadFailure(
           new HarnessCodeError(`the hook sandbox could not be set up: ${dumped.message}`),
@@ -258,10 +276,11 @@ export class HookSet {
 
   /**
    * Runs guest code for `name` with the interrupt deadline armed and the watchdog marked; both
-   * are cleared when it returns or throws.
+   * are cleared when it returns or throws. Everything that can run guest code — the call, and
+   * reading what it returned or threw — goes inside `run`.
    */
   private underLimits<T>(name: string, run: () => T): T {
-    this.deadline = Date.now() + this.host.limits.hookTimeoutMs;
+    this.rearm();
     markStart(name);
     try {
       return run();
@@ -269,6 +288,11 @@ export class HookSet {
       markEnd();
       this.deadline = Number.POSITIVE_INFINITY;
     }
+  }
+
+  /** A fresh deadline inside underLimits(), e.g. to read an error after the deadline interrupted. */
+  private rearm(): void {
+    this.deadline = Date.now() + this.host.limits.hookTimeoutMs;
   }
 
   private invoke(
@@ -280,9 +304,11 @@ export class HookSet {
   ): string {
     const ctx = this.live();
     const handles = [...strings.map((str) => ctx.newString(str)), ...extra];
-    let result: ReturnType<QuickJSContext['callFunction']>;
+    let crossing: Crossing;
     try {
-      result = this.underLimits(name, () => ctx.callFunction(fn, ctx.undefined, handles));
+      crossing = this.underLimits(name, () =>
+        this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles)),
+      );
     } catch (e) {
       // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.
       this.failed(e);
@@ -292,48 +318,88 @@ export class HookSet {
       );
     }
     for (const h of handles) h.dispose();
-    if (result.error) throw this.callError(result.error, name, phase);
-    const text = ctx.typeof(result.value) === 'string' ? ctx.getString(result.value) : '';
-    result.value.dispose();
-    return text;
+    if ('thrown' in crossing) {
+      throw this.callError(crossing.thrown, crossing.hook ?? name, phase, crossing.loop);
+    }
+    if (!crossing.text.startsWith(FAILURE)) return crossing.text;
+    const failure = JSON.parse(crossing.text.slice(FAILURE.length)) as DumpedError & {
+      hook?: string;
+    };
+    throw this.callError(failure, failure.hook || name, phase);
   }
 
   /**
-   * The HarnessCodeError for a value a hook threw. Known issue (tracked separately): this runs
-   * after underLimits() has cleared the deadline and the watchdog mark, and reading the thrown
-   * value (ctx.dump) and __which run guest code — without limits. The fix is to read them inside
-   * the underLimits() of invoke().
+   * What a call returned (a string: a reply or a failure reply) or threw. Runs inside
+   * underLimits(): a thrown value here is QuickJS's own (an interrupt, out of memory), read
+   * field by field, never converted by guest code (see guest/runtime.js).
    */
-  private callError(thrown: QuickJSHandle, name: string, phase: 'load' | 'call'): HarnessCodeError {
-    const ctx = this.live();
-    const dumped = asDumpedError(ctx.dump(thrown));
-    thrown.dispose();
-    // Which hook of a combined call failed (not after an out-of-memory: touch nothing then).
-    const hook = dumped.message !== 'out of memory' ? (this.current() ?? name) : name;
+  private read(ctx: QuickJSContext, result: ReturnType<QuickJSContext['callFunction']>): Crossing {
+    if (!result.error) {
+      const text = ctx.typeof(result.value) === 'string' ? ctx.getString(result.value) : '';
+      result.value.dispose();
+      return { text };
+    }
+    this.rearm();
+    const thrown = readThrown(ctx, result.error);
+    result.error.dispose();
+    // Which hook of a combined call failed, and in which loop (not after an out-of-memory:
+    // touch nothing then).
+    if (thrown.message === 'out of memory') return { thrown, hook: undefined, loop: -1 };
+    const hook = this.ask(ctx, '__which');
+    const loop = thrown.message === 'interrupted' ? Number(this.ask(ctx, '__loopAt') ?? -1) : -1;
+    return { thrown, hook: typeof hook === 'string' ? hook || undefined : undefined, loop };
+  }
+
+  /**
+   * The HarnessCodeError for a value a hook threw, read by read() or described by the guest.
+   * `loop`: the loop an interrupted hook was running (guest __loopAt), -1 when none.
+   */
+  private callError(
+    dumped: DumpedError,
+    hook: string,
+    phase: 'load' | 'call',
+    loop = -1,
+  ): HarnessCodeError {
     const load = phase === 'load' || hook === '(load)';
     const { error } = codeError(dumped, {
       ...(load ? {} : { hook }),
       phase: load ? 'load' : 'call',
       limits: this.host.limits,
-      columnShift: this.columnShift,
+      toUser: (where) => this.toUser(where, loop),
       lines: this.lines,
     });
     if (isFatal(dumped)) this.failed(error);
     return error;
   }
 
-  /** The hook the guest was running (`__which`), if it can say. */
-  private current(): string | undefined {
-    const ctx = this.live();
+  /**
+   * A position in the evaluated file as one in the user's text: the factory prefix, the loop
+   * instrumentation, and the wrapper of a Chain `when`. With `loop` (an interrupt), the loop
+   * that was running unless QuickJS's own position is more precise (loops.ts interruptAt).
+   */
+  private toUser(where: Position | undefined, loop: number): Position | undefined {
+    const onFirst = (p: Position, shift: number): Position =>
+      p.column !== undefined && p.line === 1 && shift
+        ? { line: 1, column: Math.max(1, p.column - shift) }
+        : p;
+    const inCode = where && this.source.toOriginal(onFirst(where, FACTORY_PREFIX.length));
+    const located = loop >= 0 ? this.source.interruptAt(inCode, loop) : inCode;
+    return located && onFirst(located, this.wrapperShift);
+  }
+
+  /** A string or number from one of the engine's own guest functions (`__which`, `__loopAt`). */
+  private ask(ctx: QuickJSContext, fn: '__which' | '__loopAt'): string | number | undefined {
     try {
-      const which = ctx.getProp(ctx.global, '__which');
-      const current = ctx.callFunction(which, ctx.undefined);
-      which.dispose();
-      let out: string | undefined;
-      if (!current.error && ctx.typeof(current.value) === 'string') {
-        out = ctx.getString(current.value) || undefined;
+      const handle = ctx.getProp(ctx.global, fn);
+      const r = ctx.callFunction(handle, ctx.undefined);
+      handle.dispose();
+      let out: string | number | undefined;
+      if (!r.error) {
+        const type = ctx.typeof(r.value);
+        if (type === 'string') out = ctx.getString(r.value);
+        else if (type === 'number') out = ctx.getNumber(r.value);
       }
-      (current.error ?? current.value).dispose();
+      (r.error ?? r.value).dispose();
       return out;
     } catch {
       return undefined;
@@ -394,10 +460,19 @@ export class HookSet {
     const ctx = this.ctx!;
     // The engine's own scripts are bounded and need no deadline (a busy machine must not fail
     // them); the user's file only defines the factory here, its top-level code runs in begin().
-    const run = () => ctx.evalCode(code, file, { type: 'global', strict: true });
-    let r: ReturnType<QuickJSContext['evalCode']>;
+    const run = (): DumpedError | undefined => {
+      const r = ctx.evalCode(code, file, { type: 'global', strict: true });
+      if (!r.error) {
+        r.value.dispose();
+        return undefined;
+      }
+      const thrown = readThrown(ctx, r.error);
+      r.error.dispose();
+      return thrown;
+    };
+    let thrown: DumpedError | undefined;
     try {
-      r = file === USER_FILE ? this.underLimits('(load)', run) : run();
+      thrown = file === USER_FILE ? this.underLimits('(load)', run) : run();
     } catch (e) {
       throw new LoadFailure(
         new HarnessCodeError(
@@ -406,17 +481,13 @@ export class HookSet {
         true,
       );
     }
-    if (r.error) {
-      const dumped = asDumpedError(ctx.dump(r.error));
-      r.error.dispose();
-      const { error, fatal } = codeError(dumped, {
-        phase: 'load',
-        limits: this.host.limits,
-        columnShift: this.columnShift,
-        lines: this.lines,
-      });
-      throw new LoadFailure(error, fatal);
-    }
-    r.value.dispose();
+    if (!thrown) return;
+    const { error, fatal } = codeError(thrown, {
+      phase: 'load',
+      limits: this.host.limits,
+      toUser: (where) => this.toUser(where, -1),
+      lines: this.lines,
+    });
+    throw new LoadFailure(error, fatal);
   }
 }

@@ -44,4 +44,15 @@ export const handlers = {
   async echo(input: unknown): Promise<unknown> {
     return input;
   },
+  async sleep(input: unknown): Promise<number> {
+    const ms = (input as { ms: number }).ms;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return ms;
+  },
+  /** A thread stuck outside any hook (no watchdog mark): only terminating it stops it. */
+  async spin(): Promise<never> {
+    for (;;) {
+      // busy
+    }
+  },
 };

@@ -2,6 +2,12 @@
 // with the hook argument table, __begin per episode, __call per hook call, __after for the
 // Contract's two post-step hooks in one crossing, and __which after an error. The user's code is a
 // factory (__factory, defined after this script) re-run by __begin for fresh per-episode state.
+//
+// __begin, __call and __after never throw what the user threw: a thrown value may be a Proxy or an
+// object whose getters, toString or Symbol.toPrimitive loop, and reading it is running user code.
+// They read it here, inside the call, under the host's deadline and watchdog, and answer with a
+// failure reply of plain strings (__failure). Only an uncatchable error (the deadline's interrupt)
+// or one raised while describing (out of memory) reaches the host, and those are QuickJS's own.
 
 // Per hook name: which argument the hook returns (possibly changed; -1 none) and where the lazy
 // state view goes. Data from the host (contract.ts / chain.ts own the table), set once.
@@ -15,8 +21,77 @@ function __configure(tableJson) {
   }
 }
 
+// The loop instrumentation (loops.ts) wraps every loop of the user's code: __loopEnter /
+// __loopLeave around it (in a finally, which an interrupt skips), __loopTick(id) at the top of its
+// body. After an interrupt the host asks __loopAt which loop was running: QuickJS's own backtrace
+// often names the first line of the function instead.
+let __loopId = -1;
+function __loopTick(id) {
+  __loopId = id;
+}
+function __loopEnter() {
+  return __loopId;
+}
+function __loopLeave(previous) {
+  __loopId = previous;
+}
+function __loopAt() {
+  return __loopId;
+}
+
+// Failure replies start with \u0002, which no other reply does ('' / 'V' / 'K' / \u0001 / '{').
+const __MAX_TEXT = 65536;
+function __text(value) {
+  if (typeof value !== 'string') return undefined;
+  return value.length > __MAX_TEXT ? value.slice(0, __MAX_TEXT) : value;
+}
+function __describe(e) {
+  if (e === null || (typeof e !== 'object' && typeof e !== 'function')) {
+    // String() of a primitive runs no user code.
+    const text = String(e);
+    return {
+      name: 'Error',
+      message: `threw a non-error value: ${__text(text)}`,
+      messageLength: text.length + 25,
+    };
+  }
+  const message = e.message;
+  const out = { name: __text(e.name), message: __text(message), stack: __text(e.stack) };
+  if (typeof message === 'string') out.messageLength = message.length;
+  if (typeof e.lineNumber === 'number') out.lineNumber = e.lineNumber;
+  if (out.message === undefined) {
+    let shown;
+    try {
+      shown = typeof e === 'function' ? 'a function' : __text(JSON.stringify(e))?.slice(0, 200);
+    } catch {
+      shown = undefined;
+    }
+    out.name = 'Error';
+    out.message = `threw a non-error value: ${shown ?? 'an object that cannot be shown'}`;
+  }
+  return out;
+}
+function __failure(e) {
+  let out;
+  try {
+    out = __describe(e);
+  } catch {
+    out = { name: 'Error', message: 'threw a value that could not be read' };
+  }
+  out.hook = __current;
+  return `\u0002${JSON.stringify(out)}`;
+}
+
 let __hooks = {};
 function __begin(seed) {
+  try {
+    return __beginEpisode(seed);
+  } catch (e) {
+    return __failure(e);
+  }
+}
+function __beginEpisode(seed) {
+  __loopId = -1;
   __reseed(seed);
   __stateGen = -1;
   __state.clear();
@@ -118,14 +193,29 @@ function __generation(gen) {
   }
 }
 function __call(name, argsJson) {
-  const args = JSON.parse(argsJson);
-  __generation(args.shift());
-  const lazyInfo = args.shift();
-  return __encode(name, __run(name, args, lazyInfo), lazyInfo);
+  __current = name;
+  __loopId = -1;
+  try {
+    const args = JSON.parse(argsJson);
+    __generation(args.shift());
+    const lazyInfo = args.shift();
+    return __encode(name, __run(name, args, lazyInfo), lazyInfo);
+  } catch (e) {
+    return __failure(e);
+  }
 }
 // The Contract's post-step hooks: modifyTransition then filterObservation (those defined) in one
 // crossing; the replies are joined by \u0001, which JSON output never contains.
 function __after(argsJson) {
+  __current = '';
+  __loopId = -1;
+  try {
+    return __afterStep(argsJson);
+  } catch (e) {
+    return __failure(e);
+  }
+}
+function __afterStep(argsJson) {
   const [gen, action, result] = JSON.parse(argsJson);
   __generation(gen);
   let transition = '';
