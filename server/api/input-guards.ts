@@ -88,6 +88,7 @@ export function assertCleanText(input: unknown): void {
 
 const KIND_OF_PREFIX: Record<string, ResourceKind> = {
   run: 'run',
+  validationRun: 'run',
   episode: 'episode',
   harness: 'harness',
   harnessVersion: 'harnessVersion',
@@ -120,6 +121,9 @@ export const NON_RESOURCE_ID_KEYS: ReadonlySet<string> = new Set([
   'taskIds',
   'sessionId',
   'lastEventId',
+  // The decision a person saw in force, compared with the one in force on an authorised subject;
+  // never looked up on its own.
+  'expectedCurrentId',
 ]);
 
 /** Every resource an input names under a reserved key, anywhere in it (deduplicated). */

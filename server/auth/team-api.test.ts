@@ -74,11 +74,15 @@ describe('strings are clean text at the boundary (item 6)', () => {
         name: 'rocket 🚀 harness',
         spec: {
           version: 1,
-          env: { type: 'contract', code: '// tab\there\r\nexport {};\n', env: BASE_SPEC.env },
+          env: {
+            type: 'contract',
+            code: '// tab\there\r\nexport function filterObservation(o) {\treturn o;\r\n}\n',
+            env: BASE_SPEC.env,
+          },
         },
       }),
     );
-    expect(ok.code).toBe('OK');
+    expect(ok, 'a clean name and code are accepted').toEqual({ code: 'OK', message: '' });
   });
 
   it('every procedure refuses such a string (value or key) before anything runs, even anonymously', async () => {
