@@ -3,6 +3,7 @@
 // but zod and the environment contract's types (bridges/core), so the client bundle can use it.
 export * from './issues.ts';
 export * from './json.ts';
+export * from './outcomes.ts';
 export * from './reward.ts';
 export * from './rigs.ts';
 export * from './runs.ts';
