@@ -6,6 +6,7 @@ export * from './json.ts';
 export * from './outcomes.ts';
 export * from './reward.ts';
 export * from './rigs.ts';
+export * from './run-list.ts';
 export * from './runs.ts';
 export * from './skills.ts';
 export * from './spec.ts';

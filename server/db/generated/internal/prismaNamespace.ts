@@ -1929,6 +1929,14 @@ export const RunScalarFieldEnum = {
   error: 'error',
   episodesTotal: 'episodesTotal',
   episodesDone: 'episodesDone',
+  episodesSucceeded: 'episodesSucceeded',
+  episodesFailed: 'episodesFailed',
+  episodesErrored: 'episodesErrored',
+  stepsScored: 'stepsScored',
+  successRate: 'successRate',
+  meanSteps: 'meanSteps',
+  bridge: 'bridge',
+  task: 'task',
   createdAt: 'createdAt',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
@@ -2363,6 +2371,20 @@ export type ListEnumRunStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$Pr
 
 
 /**
+ * Reference to a field of type 'Float'
+ */
+export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
+    
+
+
+/**
+ * Reference to a field of type 'Float[]'
+ */
+export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
+    
+
+
+/**
  * Reference to a field of type 'EpisodeStatus'
  */
 export type EnumEpisodeStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'EpisodeStatus'>
@@ -2415,20 +2437,6 @@ export type EnumErrorKindFieldRefInput<$PrismaModel> = FieldRefInputType<$Prisma
  * Reference to a field of type 'ErrorKind[]'
  */
 export type ListEnumErrorKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ErrorKind[]'>
-    
-
-
-/**
- * Reference to a field of type 'Float'
- */
-export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
-    
-
-
-/**
- * Reference to a field of type 'Float[]'
- */
-export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
     
 
 
