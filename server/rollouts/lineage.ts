@@ -31,17 +31,24 @@ export interface RunLineage {
   /** The EnvRigger candidate this run validated. */
   candidate: { id: string; rigId: string; round: number; iteration: number } | null;
   /** Every base leaf of the spec in order: a chain's legs (and remedial) each name their task. */
-  tasks: { bridge: string; task: string }[];
+  tasks: SpecTask[];
   /** A name a person recognises, from the lineage; null for an ad-hoc run. */
   name: string | null;
 }
 
-export function specTasks(spec: HarnessSpec): { bridge: string; task: string }[] {
-  const tasks: { bridge: string; task: string }[] = [];
-  for (const { node } of nodePaths(spec.env)) {
-    if (node.type === 'base') tasks.push({ bridge: node.bridge, task: node.task });
+export interface SpecTask {
+  bridge: string;
+  task: string;
+  /** The leaf's place in the spec (e.g. env.second), unique even when a chain repeats a task. */
+  path: string;
+}
+
+export function specTasks(spec: HarnessSpec): SpecTask[] {
+  const tasks: SpecTask[] = [];
+  for (const { node, path } of nodePaths(spec.env)) {
+    if (node.type === 'base') tasks.push({ bridge: node.bridge, task: node.task, path });
   }
-  return tasks.length > 0 ? tasks : [firstBase(spec.env)];
+  return tasks.length > 0 ? tasks : [{ ...firstBase(spec.env), path: 'env' }];
 }
 
 export function lineageOf(row: LineageRow, spec: HarnessSpec): RunLineage {

@@ -120,6 +120,17 @@ describe('runs.list and runs.byId', () => {
     ).toEqual(expect.arrayContaining([ids.chain, ids.validation]));
   });
 
+  it('offers the bridges and policies that have runs as filters', async () => {
+    expect(await caller.runs.facets()).toEqual({
+      bridges: ['household', 'toy24'],
+      policies: [
+        'scripted:household-explorer',
+        'scripted:household-looper',
+        'scripted:toy24-greedy',
+      ],
+    });
+  });
+
   it('sorts by every column both ways, and cursor pages add up to the whole sorted list', async () => {
     const all = await list({ limit: 100 });
     const value: Record<
@@ -210,8 +221,8 @@ describe('runs.list and runs.byId', () => {
     expect(listed?.lineage.name).toBe('Arrivals reworded v1');
     const chain = await caller.runs.byId({ id: ids.chain ?? '' });
     expect(chain.lineage.tasks).toEqual([
-      { bridge: 'household', task: 'eval_seen-003' },
-      { bridge: 'household', task: 'eval_seen-004' },
+      { bridge: 'household', task: 'eval_seen-003', path: 'env.first' },
+      { bridge: 'household', task: 'eval_seen-004', path: 'env.second' },
     ]);
     expect(chain.lineage.name).toBeNull();
   });

@@ -174,3 +174,26 @@ export async function runsPage(
     nextCursor: rows.length > input.limit && last ? cursorOf(input.sort, last) : null,
   };
 }
+
+/** The bridges and policies that runs exist for: what the list's filters offer. */
+export async function runFacets(db: Db, projectId?: string | null) {
+  const where = projectId ? { projectId } : {};
+  const [bridges, policies] = await Promise.all([
+    db.run.findMany({
+      where,
+      distinct: ['bridge'],
+      select: { bridge: true },
+      orderBy: { bridge: 'asc' },
+    }),
+    db.run.findMany({
+      where,
+      distinct: ['policy'],
+      select: { policy: true },
+      orderBy: { policy: 'asc' },
+    }),
+  ]);
+  return {
+    bridges: bridges.map((r) => r.bridge).filter(Boolean),
+    policies: policies.map((r) => r.policy),
+  };
+}

@@ -7,9 +7,9 @@ import {
   episodeActions,
   episodeView,
   pageFinishedEpisodes,
-  runsPage,
   stepFlags,
 } from '../../rollouts/reads.ts';
+import { runFacets, runsPage } from '../../rollouts/run-list.ts';
 import { LaunchRunInputSchema } from '../../rollouts/service.ts';
 import {
   owns,
@@ -25,6 +25,9 @@ export const runsRouter = router({
     .input(RunListInputSchema.optional())
     // Team mode: only the active project's runs.
     .query(({ input, ctx }) => runsPage(ctx.db, { ...input, projectId: ctx.auth.projectId })),
+
+  /** The bridges and policies the list's filters offer (those that have runs). */
+  facets: viewerProcedure.query(({ ctx }) => runFacets(ctx.db, ctx.auth.projectId)),
 
   byId: sharedReadProcedure('run', 'id')
     .input(z.object({ id: z.string().min(1) }))
