@@ -13,6 +13,13 @@ const THROWS = {
   },
 };
 
+/** Waits until the list shows the rows of a view (`bridge=household`, `sort=errors&dir=asc`…). */
+async function settled(page: Page, view: string) {
+  await expect(
+    page.locator(`[data-testid="runs-table"][data-view*="${view}"]:not([data-stale])`),
+  ).toHaveCount(1);
+}
+
 const row = (page: Page, runId: string) =>
   page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
 
@@ -91,6 +98,7 @@ test('the runs list filters, searches and sorts on the server, its state in the 
   await expect(page).not.toHaveURL(/q=/);
 
   await page.getByTestId('filter-bridge').selectOption('household');
+  await settled(page, 'bridge=household');
   for (const task of await page.getByTestId('run-task').allTextContents())
     expect(task).toMatch(/^household:/);
 
@@ -98,12 +106,14 @@ test('the runs list filters, searches and sorts on the server, its state in the 
   await page.getByTestId('sort-errors').click();
   await expect(page).toHaveURL(/sort=errors&dir=desc/);
   await expect(page.getByTestId('sort-errors')).toHaveAttribute('data-active', 'desc');
+  await settled(page, 'sort=errors&dir=desc');
   const desc = (await page.getByTestId('run-errors').allTextContents()).map(Number);
   expect(desc).toEqual([...desc].sort((a, b) => b - a));
   expect(desc[0]).toBeGreaterThan(0);
   await page.getByTestId('sort-errors').click();
   await expect(page).toHaveURL(/sort=errors&dir=asc/);
   await expect(page.getByTestId('sort-errors')).toHaveAttribute('data-active', 'asc');
+  await settled(page, 'sort=errors&dir=asc');
   const asc = (await page.getByTestId('run-errors').allTextContents()).map(Number);
   expect(asc).toEqual([...asc].sort((a, b) => a - b));
 

@@ -98,7 +98,7 @@ function FilterSelect({
       <option value="">{label}: all</option>
       {all.map(([v, text]) => (
         <option key={v} value={v}>
-          {text}
+          {label}: {text}
         </option>
       ))}
     </Select>

@@ -70,7 +70,7 @@ export function RunRow({
           ))}
         </TD>
       ) : null}
-      <TD className="max-w-48 truncate font-mono text-xs" title={r.policy}>
+      <TD className="max-w-64 truncate font-mono text-xs" title={r.policy}>
         {r.policy}
       </TD>
       <TD>
@@ -88,7 +88,7 @@ export function RunRow({
         </div>
       </TD>
       <TD className="text-right tabular-nums">{num(m.meanSteps)}</TD>
-      <TD className="min-w-32">
+      <TD className="w-44 min-w-32">
         <FailureBar distribution={m.failureDistribution} scored={m.successes + m.failures} />
       </TD>
       <TD

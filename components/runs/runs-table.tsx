@@ -107,7 +107,13 @@ function RunsGrid({
   return (
     <div>
       {!compact ? <ComparePicked picked={picked} /> : null}
-      <Table data-testid="runs-table">
+      <Table
+        data-testid="runs-table"
+        // The rows of the previous filter or sort, shown until the new ones arrive.
+        data-stale={runs.isPlaceholderData ? 'true' : undefined}
+        data-view={viewKey(input)}
+        className={runs.isPlaceholderData ? 'opacity-60' : undefined}
+      >
         <THead>
           <TR>
             {!compact ? <TH className="w-8" /> : null}
@@ -149,6 +155,14 @@ function RunsGrid({
       ) : null}
     </div>
   );
+}
+
+/** The list's filters and sort as one string (tests wait for the rows of a given view). */
+function viewKey(input: Record<string, string | number | undefined>): string {
+  return Object.entries(input)
+    .filter(([k, v]) => k !== 'limit' && v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 }
 
 function SortHeader({
