@@ -3,13 +3,17 @@ import { failureColor, failureLabel } from '../runs/format.ts';
 
 export function FailureBar({
   distribution,
+  scored,
   className,
 }: {
   distribution: Record<string, number>;
+  /** Scored episodes (successes + failures): with none, "no failures" would be a false comfort. */
+  scored?: number;
   className?: string;
 }) {
   const entries = Object.entries(distribution).filter(([, n]) => n > 0);
   const total = entries.reduce((a, [, n]) => a + n, 0);
+  if (scored === 0) return <span className="text-xs text-muted-foreground">none scored</span>;
   if (total === 0) return <span className="text-xs text-muted-foreground">no failures</span>;
   return (
     <div className={className}>

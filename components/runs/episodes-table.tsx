@@ -2,6 +2,8 @@
 // Finished episodes of a run, newest outcome classes filterable (?filter=failures|errors|successes).
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import type * as React from 'react';
 import { memo } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -19,7 +21,16 @@ const FILTERS = [
   { id: 'errors', label: 'Errors only', outcome: 'error' },
 ] as const;
 
-export function EpisodesTable({ runId }: { runId: string }) {
+/** How many finished episodes each filter holds: the run summary's counts, the same numbers as the
+ * run's Progress (rows may appear from live events a moment before the counts move). */
+export interface EpisodeCounts {
+  all: number;
+  success: number;
+  failure: number;
+  error: number;
+}
+
+export function EpisodesTable({ runId, counts }: { runId: string; counts: EpisodeCounts }) {
   const trpc = useTRPC();
   const url = useUrlState();
   const filterId = url.get('filter') ?? '';
@@ -29,6 +40,7 @@ export function EpisodesTable({ runId }: { runId: string }) {
     trpc.runs.episodes.queryOptions({ runId, limit: 1000, ...(outcome ? { outcome } : {}) }),
   );
   const items = episodes.data?.items ?? [];
+  const count = counts[outcome ?? 'all'];
 
   return (
     <div>
@@ -53,7 +65,7 @@ export function EpisodesTable({ runId }: { runId: string }) {
           className="ml-auto self-center text-sm text-muted-foreground"
           data-testid="episode-count"
         >
-          {items.length} episode{items.length === 1 ? '' : 's'}
+          {count} episode{count === 1 ? '' : 's'}
         </span>
       </div>
       {episodes.data && items.length === 0 ? <EmptyState title="No episodes here yet" /> : null}
@@ -95,15 +107,25 @@ const EpisodeRowView = memo(function EpisodeRowView({
   runId: string;
   e: EpisodeItem;
 }) {
+  const router = useRouter();
+  const href = `/runs/${runId}/episodes/${e.id}`;
+  // The whole row opens the episode; the task link inside stays the keyboard and middle-click way.
+  const open = (ev: React.MouseEvent) => {
+    if ((ev.target as HTMLElement).closest('a')) return;
+    if (ev.metaKey || ev.ctrlKey) window.open(href, '_blank');
+    else router.push(href);
+  };
   return (
-    <TR data-testid="episode-row" data-episode-id={e.id} data-outcome={e.outcome ?? ''}>
+    <TR
+      data-testid="episode-row"
+      data-episode-id={e.id}
+      data-outcome={e.outcome ?? ''}
+      className="cursor-pointer"
+      onClick={open}
+    >
       <TD className="tabular-nums text-muted-foreground">{e.ordinal + 1}</TD>
       <TD className="font-mono text-xs">
-        <Link
-          href={`/runs/${runId}/episodes/${e.id}`}
-          className="text-primary hover:underline"
-          data-testid="episode-link"
-        >
+        <Link href={href} className="text-primary hover:underline" data-testid="episode-link">
           {e.taskId}
         </Link>
       </TD>

@@ -1,4 +1,5 @@
 // Number and label formatting shared by run views; one place so every screen shows the same digits.
+import { DEFAULT_INVALID_LOOP_LIMIT, invalidLoopRuleText } from '../../contracts/outcomes.ts';
 
 export function pct(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '—';
@@ -44,6 +45,20 @@ export const FAILURE_LABEL: Record<string, string> = {
 
 export function failureLabel(category: string): string {
   return FAILURE_LABEL[category] ?? category.replaceAll('_', ' ');
+}
+
+const FAILURE_HELP: Record<string, string> = {
+  step_budget_exhausted: 'The agent used its whole step budget, or the environment cut it off.',
+  gave_up: 'The policy stopped on its own before the budget ran out.',
+  wrong_final_state: "The episode ended, but the benchmark's verifier says the task is not done.",
+};
+
+/** What a failure category means; the loop's rule is worded from its constants (contracts). */
+export function failureHelp(category: string, invalidLoopLimit?: number | null): string {
+  if (category === 'invalid_action_loop') {
+    return invalidLoopRuleText(invalidLoopLimit ?? DEFAULT_INVALID_LOOP_LIMIT);
+  }
+  return FAILURE_HELP[category] ?? '';
 }
 
 /** Fixed colours per failure category so charts and legends agree everywhere. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type EpisodeEndedPayload, episodeRowOf, mergeEndedEpisodes } from './live-episodes.ts';
+import {
+  type EpisodeEndedPayload,
+  episodeRowOf,
+  mergeEndedEpisodes,
+  withProgress,
+} from './live-episodes.ts';
 
 const ended = (
   ordinal: number,
@@ -47,5 +52,14 @@ describe('live episode rows', () => {
     const old = { items: [episodeRowOf('run1', ended(1))] };
     expect(mergeEndedEpisodes(old, [ended(1)], 'run1')).toBe(old);
     expect(mergeEndedEpisodes(undefined, [ended(1)], 'run1')).toBeUndefined();
+  });
+});
+
+describe('live progress', () => {
+  it("moves the cached summary on to the event's done count, never back", () => {
+    const summary = { id: 'run1', episodesDone: 117, episodesTotal: 300 };
+    expect(withProgress(summary, 119)).toEqual({ ...summary, episodesDone: 119 });
+    expect(withProgress(summary, 110)).toBe(summary);
+    expect(withProgress(undefined, 5)).toBeUndefined();
   });
 });

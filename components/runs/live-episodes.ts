@@ -40,3 +40,12 @@ export function mergeEndedEpisodes<L extends { items: EpisodeRow[] }>(
   if (added.length === 0) return old;
   return { ...old, items: [...old.items, ...added].sort((a, b) => a.ordinal - b.ordinal) };
 }
+
+/** The summary with the run's done count moved on to `done` (never back: a late event is older). */
+export function withProgress<S extends { episodesDone: number }>(
+  old: S | undefined,
+  done: number,
+): S | undefined {
+  if (!old || done <= old.episodesDone) return old;
+  return { ...old, episodesDone: done };
+}

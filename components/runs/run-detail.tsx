@@ -5,7 +5,6 @@ import Link from 'next/link';
 // Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
 // failure distribution, steps histogram, harness errors and progress update without reload.
 import { isFinalStatus } from '../../contracts/runs.ts';
-import { firstBase } from '../../contracts/spec.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
@@ -20,6 +19,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton, Stat } from '../ui/misc.tsx';
 import { EpisodesTable } from './episodes-table.tsx';
 import { num } from './format.ts';
+import { RunLineage } from './run-lineage.tsx';
+import { RunOutcomeBadge } from './run-outcome.tsx';
 import { RunStatus } from './run-status.tsx';
 import { useLiveRun } from './use-live-run.ts';
 
@@ -43,6 +44,7 @@ export function RunDetail({ id }: { id: string }) {
   return (
     <div>
       <RunHeader run={r} live={inFlight ? live.status : null} />
+      <RunLineage lineage={r.lineage} kind={r.kind} />
       <RunStats run={r} />
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
@@ -50,7 +52,10 @@ export function RunDetail({ id }: { id: string }) {
             <CardTitle>Failure distribution</CardTitle>
           </CardHeader>
           <CardContent>
-            <FailureChart distribution={r.metrics.failureDistribution} />
+            <FailureChart
+              distribution={r.metrics.failureDistribution}
+              invalidLoopLimit={r.invalidLoopLimit}
+            />
           </CardContent>
         </Card>
         <Card>
@@ -67,7 +72,15 @@ export function RunDetail({ id }: { id: string }) {
           <CardTitle>Episodes</CardTitle>
         </CardHeader>
         <CardContent>
-          <EpisodesTable runId={r.id} />
+          <EpisodesTable
+            runId={r.id}
+            counts={{
+              all: r.episodesDone,
+              success: r.metrics.successes,
+              failure: r.metrics.failures,
+              error: r.metrics.errors,
+            }}
+          />
         </CardContent>
       </Card>
       {r.error ? <ErrorNote error={{ message: r.error }} /> : null}
@@ -77,25 +90,34 @@ export function RunDetail({ id }: { id: string }) {
 
 /** The run's identity and setup; while in flight, the live stream's state (null once final). */
 function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
-  const base = firstBase(r.spec.env);
   return (
     <PageHeader
       eyebrow={<BackLink href="/runs">Runs</BackLink>}
       title={
-        <span className="flex items-center gap-3">
-          Run <span className="font-mono text-xl">{r.id}</span>
+        <span className="flex flex-wrap items-center gap-3">
+          {r.lineage.name ? <span data-testid="run-title-name">{r.lineage.name}</span> : 'Run'}
+          <span className="font-mono text-xl">{r.id}</span>
+          <RunOutcomeBadge outcome={r.outcome} errors={r.metrics.errors} done={r.episodesDone} />
         </span>
       }
       description={
         <span className="flex flex-wrap items-center gap-2">
           <Badge variant={r.kind === 'validation' ? 'info' : 'outline'}>{r.kind}</Badge>
-          <span className="font-mono">{r.policy}</span> on{' '}
-          <Link
-            href={taskHref(base.bridge, base.task)}
-            className="font-mono text-primary hover:underline"
-          >
-            {base.bridge}:{base.task}
-          </Link>
+          <span className="font-mono">{r.policy}</span> on
+          <span className="flex flex-wrap items-center gap-1" data-testid="run-tasks">
+            {r.lineage.tasks.map((t, i) => (
+              <span key={t.path} className="flex items-center gap-1">
+                {i > 0 ? <span aria-hidden>→</span> : null}
+                <Link
+                  href={taskHref(t.bridge, t.task)}
+                  className="font-mono text-primary hover:underline"
+                  data-testid="run-task-link"
+                >
+                  {t.bridge}:{t.task}
+                </Link>
+              </span>
+            ))}
+          </span>
           {r.spec.env.type !== 'base' ? (
             <Badge variant="accent">harnessed ({r.spec.env.type})</Badge>
           ) : null}
@@ -141,6 +163,11 @@ function RunStats({ run: r }: { run: Run }) {
           <div className="mt-2 text-xs text-muted-foreground" data-testid="scored-count">
             {m.successes} of {m.successes + m.failures} scored episodes succeeded
           </div>
+          {r.outcome === 'all_errors' ? (
+            <div className="mt-1 text-xs font-medium text-danger" data-testid="all-errors-note">
+              Every finished episode errored: nothing was scored.
+            </div>
+          ) : null}
         </CardContent>
       </Card>
       <Stat

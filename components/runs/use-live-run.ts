@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTRPC } from '../trpc/client.tsx';
-import { type EpisodeEndedPayload, mergeEndedEpisodes } from './live-episodes.ts';
+import { type EpisodeEndedPayload, mergeEndedEpisodes, withProgress } from './live-episodes.ts';
 
 // The summary (rate, interval, charts) refreshes at most this often while events stream; rows
 // appear at once from the events themselves, and the stored list is re-read less often.
@@ -27,6 +27,7 @@ export function useLiveRun(runId: string, active: boolean) {
         onData: (tracked) => {
           const event = tracked.data;
           if (event.type === 'episode_ended') addEpisode(event.payload);
+          if (event.type === 'run_progress') addEpisode(null, event.payload.done);
           refresh();
         },
       },
@@ -81,27 +82,39 @@ function useCoalescedRefresh(runId: string) {
 
 /**
  * Ended episodes go straight into the cached episode list, so their rows appear without waiting
- * for a refetch; events are applied in small batches (one render per batch, not per event) and
- * the coalesced refresh then brings the exact stored rows and metrics.
+ * for a refetch, and the progress they come with goes into the cached summary in the same batch:
+ * Progress and the episode table's count move together. Events are applied in small batches (one
+ * render per batch, not per event); the coalesced refresh then brings the exact stored rows and
+ * metrics.
  */
 function useEpisodeBatches(runId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pending = useRef<EpisodeEndedPayload[]>([]);
+  const progress = useRef<number | undefined>(undefined);
   const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const flush = useCallback(() => {
     flushTimer.current = undefined;
     const batch = pending.current;
+    const done = progress.current;
     pending.current = [];
-    if (batch.length === 0) return;
-    queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) =>
-      mergeEndedEpisodes(old, batch, runId),
-    );
+    progress.current = undefined;
+    if (batch.length > 0) {
+      queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) =>
+        mergeEndedEpisodes(old, batch, runId),
+      );
+    }
+    if (done !== undefined) {
+      queryClient.setQueryData(trpc.runs.byId.queryKey({ id: runId }), (old) =>
+        withProgress(old, done),
+      );
+    }
   }, [queryClient, trpc, runId]);
   useEffect(() => () => clearTimeout(flushTimer.current), []);
   return useCallback(
-    (payload: EpisodeEndedPayload) => {
-      pending.current.push(payload);
+    (payload: EpisodeEndedPayload | null, done?: number) => {
+      if (payload) pending.current.push(payload);
+      if (done !== undefined) progress.current = Math.max(progress.current ?? 0, done);
       flushTimer.current ??= setTimeout(flush, 100);
     },
     [flush],

@@ -12,6 +12,7 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import { endsInInvalidLoop } from '../../contracts/outcomes.ts';
 import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
 import { kindOf } from '../errors.ts';
 import { createHarness } from '../harness/index.ts';
@@ -247,6 +248,22 @@ async function playLoop(
   }
 }
 
+/**
+ * Why a failed episode failed. An episode the verifier judged after it terminated is a wrong final
+ * state; one cut off (budget, give-up) while mostly typing invalid actions is an invalid-action
+ * loop by the rule in contracts/outcomes.ts, as is one the consecutive-invalid limit stopped.
+ */
+export function failureCategoryOf(play: {
+  stop: Play['stop'];
+  trajectory: readonly { invalid: boolean }[];
+}): FailureCategory {
+  if (play.stop === 'terminated') return 'wrong_final_state';
+  if (play.stop === 'invalid_action_loop') return play.stop;
+  return endsInInvalidLoop(play.trajectory.map((s) => s.invalid))
+    ? 'invalid_action_loop'
+    : play.stop;
+}
+
 export async function runEpisodeWith(
   deps: EpisodeDeps,
   input: EpisodeInput,
@@ -301,9 +318,7 @@ export async function runEpisodeWith(
     );
     const common = { evaluation, reward, ...(legs && legs.length > 0 ? { legs } : {}) };
     if (evaluation.success) return finish({ outcome: 'success', ...common });
-    const failureCategory: FailureCategory =
-      play.stop === 'terminated' ? 'wrong_final_state' : play.stop;
-    return finish({ outcome: 'failure', failureCategory, ...common });
+    return finish({ outcome: 'failure', failureCategory: failureCategoryOf(play), ...common });
   } catch (error) {
     const classified =
       error instanceof Origin

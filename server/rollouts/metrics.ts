@@ -50,54 +50,84 @@ export interface RunMetrics {
   meanReward: number | null;
 }
 
-function mean(values: number[]): number | null {
-  if (values.length === 0) return null;
-  return values.reduce((a, b) => a + b, 0) / values.length;
+/**
+ * Episodes alike in outcome, category and kind, counted together (one row of a GROUP BY): what the
+ * metrics need of many episodes without reading each one.
+ */
+export interface EpisodeGroup {
+  outcome: EpisodeOutcome | null;
+  failureCategory?: FailureCategory | string | null;
+  errorKind?: EpisodeErrorKind | string | null;
+  count: number;
+  /** Sum of their agent steps. */
+  steps: number;
+  /** Sum of their cost-aware rewards, over the `rewarded` ones that have one. */
+  reward: number;
+  rewarded: number;
 }
 
+/** Each episode as a group of one. */
+export function groupsOf(episodes: EpisodeForMetrics[]): EpisodeGroup[] {
+  return episodes.map((e) => ({
+    outcome: e.outcome,
+    failureCategory: e.failureCategory ?? null,
+    errorKind: e.errorKind ?? null,
+    count: 1,
+    steps: e.steps,
+    reward: typeof e.reward === 'number' ? e.reward : 0,
+    rewarded: typeof e.reward === 'number' ? 1 : 0,
+  }));
+}
+
+const ratio = (sum: number, n: number): number | null => (n === 0 ? null : sum / n);
+
 export function computeMetrics(episodes: EpisodeForMetrics[]): RunMetrics {
+  return metricsOfGroups(groupsOf(episodes));
+}
+
+/** The run metrics of grouped episodes (computeMetrics is this over groups of one). */
+export function metricsOfGroups(groups: EpisodeGroup[]): RunMetrics {
   const failureDistribution: Record<string, number> = Object.fromEntries(
     FAILURE_CATEGORIES.map((c) => [c, 0]),
   );
   const errorDistribution: Record<string, number> = Object.fromEntries(
     EPISODE_ERROR_KINDS.map((k) => [k, 0]),
   );
-  let successes = 0;
-  let failures = 0;
-  let errors = 0;
-  const scoredSteps: number[] = [];
-  const successSteps: number[] = [];
-  const rewards: number[] = [];
-  for (const e of episodes) {
-    if (e.outcome === 'success') {
-      successes += 1;
-      scoredSteps.push(e.steps);
-      successSteps.push(e.steps);
-      if (typeof e.reward === 'number') rewards.push(e.reward);
-    } else if (e.outcome === 'failure') {
-      failures += 1;
-      scoredSteps.push(e.steps);
-      if (typeof e.reward === 'number') rewards.push(e.reward);
-      const category = e.failureCategory ?? 'unknown';
-      failureDistribution[category] = (failureDistribution[category] ?? 0) + 1;
-    } else if (e.outcome === 'error') {
-      errors += 1;
-      const kind = e.errorKind ?? 'unknown';
-      errorDistribution[kind] = (errorDistribution[kind] ?? 0) + 1;
+  const sums = { successes: 0, failures: 0, errors: 0, steps: 0, successSteps: 0 };
+  const reward = { sum: 0, n: 0 };
+  for (const g of groups) {
+    if (g.outcome === 'error') {
+      sums.errors += g.count;
+      const kind = g.errorKind ?? 'unknown';
+      errorDistribution[kind] = (errorDistribution[kind] ?? 0) + g.count;
+      continue;
+    }
+    if (g.outcome !== 'success' && g.outcome !== 'failure') continue;
+    sums.steps += g.steps;
+    reward.sum += g.reward;
+    reward.n += g.rewarded;
+    if (g.outcome === 'success') {
+      sums.successes += g.count;
+      sums.successSteps += g.steps;
+    } else {
+      sums.failures += g.count;
+      const category = g.failureCategory ?? 'unknown';
+      failureDistribution[category] = (failureDistribution[category] ?? 0) + g.count;
     }
   }
+  const { successes, failures, errors } = sums;
   const scored = successes + failures;
   return {
     finished: scored + errors,
     successes,
     failures,
     errors,
-    successRate: scored === 0 ? null : successes / scored,
+    successRate: ratio(successes, scored),
     interval: wilsonInterval(successes, scored),
     failureDistribution,
     errorDistribution,
-    meanSteps: mean(scoredSteps),
-    meanStepsSuccess: mean(successSteps),
-    meanReward: mean(rewards),
+    meanSteps: ratio(sums.steps, scored),
+    meanStepsSuccess: ratio(sums.successSteps, successes),
+    meanReward: ratio(reward.sum, reward.n),
   };
 }

@@ -7,20 +7,10 @@ import {
   CostAwareRewardSchema,
   EvaluationSchema,
   type FailureCategory,
-  InvalidLoopLimitSchema,
   type LegVerdict,
   LegVerdictsSchema,
-  type PolicyOptions,
-  PolicyOptionsSchema,
-  type RunParams,
-  RunParamsSchema,
 } from '../../contracts/runs.ts';
-import {
-  ActionSchema,
-  firstBase,
-  type HarnessSpec,
-  HarnessSpecSchema,
-} from '../../contracts/spec.ts';
+import { ActionSchema } from '../../contracts/spec.ts';
 import { LayerChangesSchema, StepInfoSchema, type StepRecord } from '../../contracts/steps.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
@@ -30,86 +20,20 @@ import {
   pageEpisodes,
   pageRuns,
   pageSteps,
-  runListSelect,
   type stepSelect,
 } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
-import { computeMetrics, type RunMetrics } from './metrics.ts';
+import { getRunSummary, type RunInfo, runListItem, toRunInfo } from './summary.ts';
 
-type RunRow = Prisma.RunGetPayload<{ select: typeof runListSelect }>;
-
-export type RunInfo = Omit<RunRow, 'createdAt' | 'startedAt' | 'finishedAt'> & {
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-};
-
-export interface RunSummary extends RunInfo {
-  spec: HarnessSpec;
-  /** The reward parameters the run overrides (reward parameters only). */
-  rewardParams: RunParams;
-  /** What the run handed its policy (e.g. a skill bank id), as stored; null: none. */
-  policyOptions: PolicyOptions | null;
-  /** Consecutive invalid actions that end an episode; null: the default limit. */
-  invalidLoopLimit: number | null;
-  metrics: RunMetrics;
-  counts: { queued: number; running: number; done: number };
-}
-
-function toRunInfo(row: RunRow): RunInfo {
-  return {
-    ...row,
-    createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-  };
-}
-
-export async function getRunSummary(db: Db, runId: string): Promise<RunSummary> {
-  const run = await db.run.findUnique({
-    where: { id: runId },
-    select: {
-      ...runListSelect,
-      spec: true,
-      rewardParams: true,
-      policyOptions: true,
-      invalidLoopLimit: true,
-    },
-  });
-  if (!run) throw new NotFoundError(`run '${runId}' not found`);
-  const episodes = await db.episode.findMany({
-    where: { runId },
-    select: {
-      status: true,
-      outcome: true,
-      failureCategory: true,
-      errorKind: true,
-      steps: true,
-      reward: true,
-    },
-  });
-  const counts = { queued: 0, running: 0, done: 0 };
-  for (const e of episodes) counts[e.status] += 1;
-  const { spec, rewardParams, policyOptions, invalidLoopLimit, ...info } = run;
-  const where = `Run ${runId}`;
-  return {
-    ...toRunInfo(info),
-    spec: parseColumn(HarnessSpecSchema, spec, `${where} spec`),
-    rewardParams: parseColumn(RunParamsSchema, rewardParams ?? {}, `${where} rewardParams`),
-    policyOptions: parseOptionalColumn(
-      PolicyOptionsSchema,
-      policyOptions,
-      `${where} policyOptions`,
-    ),
-    invalidLoopLimit: parseOptionalColumn(
-      InvalidLoopLimitSchema,
-      invalidLoopLimit,
-      `${where} invalidLoopLimit`,
-    ),
-    metrics: computeMetrics(episodes.filter((e) => e.status === 'done')),
-    counts,
-  };
-}
+export { runsPage } from './run-list.ts';
+export {
+  getRunSummary,
+  type RunInfo,
+  type RunListItem,
+  type RunSummary,
+  runListItem,
+  toRunInfo,
+} from './summary.ts';
 
 export async function listRuns(
   db: Db,
@@ -325,20 +249,6 @@ export function exportRun(
   return episodesWithTrajectories(db, runId, { status: 'done' });
 }
 
-/** Ids of the newest runs that include a task (the task page's run list). */
-export async function runIdsOfTask(
-  db: Db,
-  o: { task: string; projectId?: string | null; limit: number },
-): Promise<string[]> {
-  const rows = await db.run.findMany({
-    where: { taskIds: { has: o.task }, ...(o.projectId ? { projectId: o.projectId } : {}) },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: o.limit,
-    select: { id: true },
-  });
-  return rows.map((r) => r.id);
-}
-
 /** Which steps are blocked, invalid, changed by a layer or rewarded — only indices cross the wire. */
 export async function stepFlags(db: Db, episodeId: string) {
   const rows = await db.$queryRaw<
@@ -373,43 +283,6 @@ export async function episodeActions(
   return rows.map((r) =>
     parseColumn(ActionSchema, r.action, `Step ${episodeId}#${r.index} action`),
   );
-}
-
-/** A run as lists show it: the summary without the spec body, plus where it ran. */
-export function runListItem(s: RunSummary) {
-  const { spec, rewardParams: _rewardParams, policyOptions: _policyOptions, ...rest } = s;
-  const base = firstBase(spec.env);
-  return { ...rest, bridge: base.bridge, task: base.task, harnessed: spec.env.type !== 'base' };
-}
-
-/** The runs page (or a task's runs), newest first, each with its summary. */
-export async function runsPage(
-  db: Db,
-  o: {
-    limit: number;
-    cursor?: string | null | undefined;
-    task?: string | undefined;
-    bridge?: string | undefined;
-    projectId?: string | null;
-  },
-) {
-  let ids: string[];
-  let nextCursor: string | null = null;
-  if (o.task) {
-    ids = await runIdsOfTask(db, { task: o.task, projectId: o.projectId ?? null, limit: o.limit });
-  } else {
-    const page = await listRuns(db, {
-      limit: o.limit,
-      ...(o.cursor ? { cursor: o.cursor } : {}),
-      ...(o.projectId ? { projectId: o.projectId } : {}),
-    });
-    ids = page.items.map((r) => r.id);
-    nextCursor = page.nextCursor;
-  }
-  const items = (await Promise.all(ids.map((id) => getRunSummary(db, id))))
-    .map(runListItem)
-    .filter((r) => !o.bridge || r.bridge === o.bridge);
-  return { items, nextCursor };
 }
 
 /** An episode with its run's list view and the spec it ran on (the trajectory page's header). */

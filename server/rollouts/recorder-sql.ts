@@ -96,12 +96,27 @@ const runsCte = Prisma.sql`
   counts AS (
     -- The filter on ins makes the step insert finish before the run rows are locked, so the
     -- lock is held only for the run update, the event insert and the commit.
-    SELECT id, sum(n)::int AS n FROM (
-      SELECT "runId" AS id, 0 AS n FROM claimed UNION ALL SELECT "runId", 1 FROM won) AS x
+    SELECT id, sum(n)::int AS n, sum(s)::int AS s, sum(f)::int AS f, sum(e)::int AS e,
+      sum(steps)::int AS steps FROM (
+      SELECT "runId" AS id, 0 AS n, 0 AS s, 0 AS f, 0 AS e, 0 AS steps FROM claimed
+      UNION ALL
+      SELECT "runId", 1, (outcome = 'success')::int, (outcome = 'failure')::int,
+        (outcome = 'error')::int, CASE WHEN outcome IN ('success', 'failure') THEN steps ELSE 0 END
+      FROM won) AS x
     WHERE (SELECT count(*) FROM ins) >= 0
     GROUP BY id),
   runs AS (
     UPDATE "Run" AS r SET "episodesDone" = r."episodesDone" + c.n,
+      "episodesSucceeded" = r."episodesSucceeded" + c.s,
+      "episodesFailed" = r."episodesFailed" + c.f,
+      "episodesErrored" = r."episodesErrored" + c.e,
+      "stepsScored" = r."stepsScored" + c.steps,
+      "successRate" = CASE WHEN r."episodesSucceeded" + c.s + r."episodesFailed" + c.f > 0
+        THEN (r."episodesSucceeded" + c.s)::float8 / (r."episodesSucceeded" + c.s + r."episodesFailed" + c.f)
+        ELSE r."successRate" END,
+      "meanSteps" = CASE WHEN r."episodesSucceeded" + c.s + r."episodesFailed" + c.f > 0
+        THEN (r."stepsScored" + c.steps)::float8 / (r."episodesSucceeded" + c.s + r."episodesFailed" + c.f)
+        ELSE r."meanSteps" END,
       status = CASE WHEN r.status IN ('queued', 'running') AND c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal"
         THEN 'completed'::"RunStatus" ELSE r.status END,
       "finishedAt" = CASE WHEN c.n > 0 AND r."episodesDone" + c.n >= r."episodesTotal" THEN now() ELSE r."finishedAt" END

@@ -212,6 +212,8 @@ export class Rollouts {
           policy: input.policy,
           harnessVersionId: input.harnessVersionId ?? null,
           spec: spec as unknown as object,
+          // Lists filter and sort on the first base leaf, the task the policy is told it plays.
+          ...firstBase(spec.env),
           taskIds,
           k: seeds.length,
           seeds,

@@ -66,4 +66,4 @@ export interface EpisodeResult {
 }
 
 export const DEFAULT_MAX_STEPS = 50;
-export const DEFAULT_INVALID_LOOP_LIMIT = 10;
+export { DEFAULT_INVALID_LOOP_LIMIT } from '../../contracts/outcomes.ts';

@@ -2,6 +2,7 @@
 // them cites real episode ids (the studio links a skill's sources to the trajectory viewer). The run
 // row and its episodes are written exactly as launchRun writes them, then each finished result goes
 // through the same recorder the queues use (steps, reward terms, events, run completion).
+import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import type { RunEvents } from '../rollouts/events.ts';
@@ -35,6 +36,7 @@ export async function recordPlayedRun(
         kind: 'adhoc',
         policy: o.policy,
         spec: o.spec as unknown as object,
+        ...firstBase(o.spec.env),
         taskIds,
         k: seeds.length,
         seeds,

@@ -1,14 +1,15 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import { RunListInputSchema } from '../../../contracts/run-list.ts';
 import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
 import {
   episodeActions,
   episodeView,
   pageFinishedEpisodes,
-  runsPage,
   stepFlags,
 } from '../../rollouts/reads.ts';
+import { runFacets, runsPage } from '../../rollouts/run-list.ts';
 import { LaunchRunInputSchema } from '../../rollouts/service.ts';
 import {
   owns,
@@ -19,27 +20,14 @@ import {
 } from '../trpc.ts';
 
 export const runsRouter = router({
+  /** Filters, a sort on any column, keyset cursor pages (contracts/run-list.ts). */
   list: viewerProcedure
-    .input(
-      z
-        .object({
-          cursor: z.string().nullish(),
-          limit: z.number().int().min(1).max(100).default(30),
-          task: z.string().optional(),
-          bridge: z.string().optional(),
-        })
-        .optional(),
-    )
+    .input(RunListInputSchema.optional())
     // Team mode: only the active project's runs.
-    .query(({ input, ctx }) =>
-      runsPage(ctx.db, {
-        limit: input?.limit ?? 30,
-        cursor: input?.cursor,
-        task: input?.task,
-        bridge: input?.bridge,
-        projectId: ctx.auth.projectId,
-      }),
-    ),
+    .query(({ input, ctx }) => runsPage(ctx.db, { ...input, projectId: ctx.auth.projectId })),
+
+  /** The bridges and policies the list's filters offer (those that have runs). */
+  facets: viewerProcedure.query(({ ctx }) => runFacets(ctx.db, ctx.auth.projectId)),
 
   byId: sharedReadProcedure('run', 'id')
     .input(z.object({ id: z.string().min(1) }))

@@ -2154,6 +2154,14 @@ export const RunScalarFieldEnum = {
   error: 'error',
   episodesTotal: 'episodesTotal',
   episodesDone: 'episodesDone',
+  episodesSucceeded: 'episodesSucceeded',
+  episodesFailed: 'episodesFailed',
+  episodesErrored: 'episodesErrored',
+  stepsScored: 'stepsScored',
+  successRate: 'successRate',
+  meanSteps: 'meanSteps',
+  bridge: 'bridge',
+  task: 'task',
   createdAt: 'createdAt',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
@@ -2628,6 +2636,20 @@ export type ListEnumRunStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$Pr
 
 
 /**
+ * Reference to a field of type 'Float'
+ */
+export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
+    
+
+
+/**
+ * Reference to a field of type 'Float[]'
+ */
+export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
+    
+
+
+/**
  * Reference to a field of type 'EpisodeStatus'
  */
 export type EnumEpisodeStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'EpisodeStatus'>
@@ -2680,20 +2702,6 @@ export type EnumErrorKindFieldRefInput<$PrismaModel> = FieldRefInputType<$Prisma
  * Reference to a field of type 'ErrorKind[]'
  */
 export type ListEnumErrorKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ErrorKind[]'>
-    
-
-
-/**
- * Reference to a field of type 'Float'
- */
-export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
-    
-
-
-/**
- * Reference to a field of type 'Float[]'
- */
-export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
     
 
 

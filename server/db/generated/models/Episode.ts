@@ -780,14 +780,6 @@ export type NullableEnumErrorKindFieldUpdateOperationsInput = {
   set?: $Enums.ErrorKind | null
 }
 
-export type NullableFloatFieldUpdateOperationsInput = {
-  set?: number | null
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type EpisodeCreateNestedOneWithoutTrajectoryInput = {
   create?: Prisma.XOR<Prisma.EpisodeCreateWithoutTrajectoryInput, Prisma.EpisodeUncheckedCreateWithoutTrajectoryInput>
   connectOrCreate?: Prisma.EpisodeCreateOrConnectWithoutTrajectoryInput

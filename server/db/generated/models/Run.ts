@@ -34,6 +34,12 @@ export type RunAvgAggregateOutputType = {
   invalidLoopLimit: number | null
   episodesTotal: number | null
   episodesDone: number | null
+  episodesSucceeded: number | null
+  episodesFailed: number | null
+  episodesErrored: number | null
+  stepsScored: number | null
+  successRate: number | null
+  meanSteps: number | null
 }
 
 export type RunSumAggregateOutputType = {
@@ -44,6 +50,12 @@ export type RunSumAggregateOutputType = {
   invalidLoopLimit: number | null
   episodesTotal: number | null
   episodesDone: number | null
+  episodesSucceeded: number | null
+  episodesFailed: number | null
+  episodesErrored: number | null
+  stepsScored: number | null
+  successRate: number | null
+  meanSteps: number | null
 }
 
 export type RunMinAggregateOutputType = {
@@ -60,6 +72,14 @@ export type RunMinAggregateOutputType = {
   error: string | null
   episodesTotal: number | null
   episodesDone: number | null
+  episodesSucceeded: number | null
+  episodesFailed: number | null
+  episodesErrored: number | null
+  stepsScored: number | null
+  successRate: number | null
+  meanSteps: number | null
+  bridge: string | null
+  task: string | null
   createdAt: Date | null
   startedAt: Date | null
   finishedAt: Date | null
@@ -81,6 +101,14 @@ export type RunMaxAggregateOutputType = {
   error: string | null
   episodesTotal: number | null
   episodesDone: number | null
+  episodesSucceeded: number | null
+  episodesFailed: number | null
+  episodesErrored: number | null
+  stepsScored: number | null
+  successRate: number | null
+  meanSteps: number | null
+  bridge: string | null
+  task: string | null
   createdAt: Date | null
   startedAt: Date | null
   finishedAt: Date | null
@@ -107,6 +135,14 @@ export type RunCountAggregateOutputType = {
   error: number
   episodesTotal: number
   episodesDone: number
+  episodesSucceeded: number
+  episodesFailed: number
+  episodesErrored: number
+  stepsScored: number
+  successRate: number
+  meanSteps: number
+  bridge: number
+  task: number
   createdAt: number
   startedAt: number
   finishedAt: number
@@ -124,6 +160,12 @@ export type RunAvgAggregateInputType = {
   invalidLoopLimit?: true
   episodesTotal?: true
   episodesDone?: true
+  episodesSucceeded?: true
+  episodesFailed?: true
+  episodesErrored?: true
+  stepsScored?: true
+  successRate?: true
+  meanSteps?: true
 }
 
 export type RunSumAggregateInputType = {
@@ -134,6 +176,12 @@ export type RunSumAggregateInputType = {
   invalidLoopLimit?: true
   episodesTotal?: true
   episodesDone?: true
+  episodesSucceeded?: true
+  episodesFailed?: true
+  episodesErrored?: true
+  stepsScored?: true
+  successRate?: true
+  meanSteps?: true
 }
 
 export type RunMinAggregateInputType = {
@@ -150,6 +198,14 @@ export type RunMinAggregateInputType = {
   error?: true
   episodesTotal?: true
   episodesDone?: true
+  episodesSucceeded?: true
+  episodesFailed?: true
+  episodesErrored?: true
+  stepsScored?: true
+  successRate?: true
+  meanSteps?: true
+  bridge?: true
+  task?: true
   createdAt?: true
   startedAt?: true
   finishedAt?: true
@@ -171,6 +227,14 @@ export type RunMaxAggregateInputType = {
   error?: true
   episodesTotal?: true
   episodesDone?: true
+  episodesSucceeded?: true
+  episodesFailed?: true
+  episodesErrored?: true
+  stepsScored?: true
+  successRate?: true
+  meanSteps?: true
+  bridge?: true
+  task?: true
   createdAt?: true
   startedAt?: true
   finishedAt?: true
@@ -197,6 +261,14 @@ export type RunCountAggregateInputType = {
   error?: true
   episodesTotal?: true
   episodesDone?: true
+  episodesSucceeded?: true
+  episodesFailed?: true
+  episodesErrored?: true
+  stepsScored?: true
+  successRate?: true
+  meanSteps?: true
+  bridge?: true
+  task?: true
   createdAt?: true
   startedAt?: true
   finishedAt?: true
@@ -310,6 +382,14 @@ export type RunGroupByOutputType = {
   error: string | null
   episodesTotal: number
   episodesDone: number
+  episodesSucceeded: number
+  episodesFailed: number
+  episodesErrored: number
+  stepsScored: number
+  successRate: number | null
+  meanSteps: number | null
+  bridge: string
+  task: string
   createdAt: Date
   startedAt: Date | null
   finishedAt: Date | null
@@ -359,6 +439,14 @@ export type RunWhereInput = {
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
   episodesDone?: Prisma.IntFilter<"Run"> | number
+  episodesSucceeded?: Prisma.IntFilter<"Run"> | number
+  episodesFailed?: Prisma.IntFilter<"Run"> | number
+  episodesErrored?: Prisma.IntFilter<"Run"> | number
+  stepsScored?: Prisma.IntFilter<"Run"> | number
+  successRate?: Prisma.FloatNullableFilter<"Run"> | number | null
+  meanSteps?: Prisma.FloatNullableFilter<"Run"> | number | null
+  bridge?: Prisma.StringFilter<"Run"> | string
+  task?: Prisma.StringFilter<"Run"> | string
   createdAt?: Prisma.DateTimeFilter<"Run"> | Date | string
   startedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
@@ -391,6 +479,14 @@ export type RunOrderByWithRelationInput = {
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrderInput | Prisma.SortOrder
+  meanSteps?: Prisma.SortOrderInput | Prisma.SortOrder
+  bridge?: Prisma.SortOrder
+  task?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -426,6 +522,14 @@ export type RunWhereUniqueInput = Prisma.AtLeast<{
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
   episodesDone?: Prisma.IntFilter<"Run"> | number
+  episodesSucceeded?: Prisma.IntFilter<"Run"> | number
+  episodesFailed?: Prisma.IntFilter<"Run"> | number
+  episodesErrored?: Prisma.IntFilter<"Run"> | number
+  stepsScored?: Prisma.IntFilter<"Run"> | number
+  successRate?: Prisma.FloatNullableFilter<"Run"> | number | null
+  meanSteps?: Prisma.FloatNullableFilter<"Run"> | number | null
+  bridge?: Prisma.StringFilter<"Run"> | string
+  task?: Prisma.StringFilter<"Run"> | string
   createdAt?: Prisma.DateTimeFilter<"Run"> | Date | string
   startedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
@@ -458,6 +562,14 @@ export type RunOrderByWithAggregationInput = {
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrderInput | Prisma.SortOrder
+  meanSteps?: Prisma.SortOrderInput | Prisma.SortOrder
+  bridge?: Prisma.SortOrder
+  task?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -492,6 +604,14 @@ export type RunScalarWhereWithAggregatesInput = {
   error?: Prisma.StringNullableWithAggregatesFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntWithAggregatesFilter<"Run"> | number
   episodesDone?: Prisma.IntWithAggregatesFilter<"Run"> | number
+  episodesSucceeded?: Prisma.IntWithAggregatesFilter<"Run"> | number
+  episodesFailed?: Prisma.IntWithAggregatesFilter<"Run"> | number
+  episodesErrored?: Prisma.IntWithAggregatesFilter<"Run"> | number
+  stepsScored?: Prisma.IntWithAggregatesFilter<"Run"> | number
+  successRate?: Prisma.FloatNullableWithAggregatesFilter<"Run"> | number | null
+  meanSteps?: Prisma.FloatNullableWithAggregatesFilter<"Run"> | number | null
+  bridge?: Prisma.StringWithAggregatesFilter<"Run"> | string
+  task?: Prisma.StringWithAggregatesFilter<"Run"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Run"> | Date | string
   startedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Run"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Run"> | Date | string | null
@@ -517,6 +637,14 @@ export type RunCreateInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -548,6 +676,14 @@ export type RunUncheckedCreateInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -577,6 +713,14 @@ export type RunUpdateInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -608,6 +752,14 @@ export type RunUncheckedUpdateInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -638,6 +790,14 @@ export type RunCreateManyInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -663,6 +823,14 @@ export type RunUpdateManyMutationInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -688,6 +856,14 @@ export type RunUncheckedUpdateManyInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -740,6 +916,14 @@ export type RunCountOrderByAggregateInput = {
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrder
+  meanSteps?: Prisma.SortOrder
+  bridge?: Prisma.SortOrder
+  task?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -755,6 +939,12 @@ export type RunAvgOrderByAggregateInput = {
   invalidLoopLimit?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrder
+  meanSteps?: Prisma.SortOrder
 }
 
 export type RunMaxOrderByAggregateInput = {
@@ -771,6 +961,14 @@ export type RunMaxOrderByAggregateInput = {
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrder
+  meanSteps?: Prisma.SortOrder
+  bridge?: Prisma.SortOrder
+  task?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -792,6 +990,14 @@ export type RunMinOrderByAggregateInput = {
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrder
+  meanSteps?: Prisma.SortOrder
+  bridge?: Prisma.SortOrder
+  task?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -807,6 +1013,12 @@ export type RunSumOrderByAggregateInput = {
   invalidLoopLimit?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
+  episodesSucceeded?: Prisma.SortOrder
+  episodesFailed?: Prisma.SortOrder
+  episodesErrored?: Prisma.SortOrder
+  stepsScored?: Prisma.SortOrder
+  successRate?: Prisma.SortOrder
+  meanSteps?: Prisma.SortOrder
 }
 
 export type RunScalarRelationFilter = {
@@ -897,6 +1109,14 @@ export type EnumQueueKindFieldUpdateOperationsInput = {
 
 export type EnumRunStatusFieldUpdateOperationsInput = {
   set?: $Enums.RunStatus
+}
+
+export type NullableFloatFieldUpdateOperationsInput = {
+  set?: number | null
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
 }
 
 export type NullableDateTimeFieldUpdateOperationsInput = {
@@ -1023,6 +1243,14 @@ export type RunCreateWithoutHarnessVersionInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1052,6 +1280,14 @@ export type RunUncheckedCreateWithoutHarnessVersionInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1111,6 +1347,14 @@ export type RunScalarWhereInput = {
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
   episodesDone?: Prisma.IntFilter<"Run"> | number
+  episodesSucceeded?: Prisma.IntFilter<"Run"> | number
+  episodesFailed?: Prisma.IntFilter<"Run"> | number
+  episodesErrored?: Prisma.IntFilter<"Run"> | number
+  stepsScored?: Prisma.IntFilter<"Run"> | number
+  successRate?: Prisma.FloatNullableFilter<"Run"> | number | null
+  meanSteps?: Prisma.FloatNullableFilter<"Run"> | number | null
+  bridge?: Prisma.StringFilter<"Run"> | string
+  task?: Prisma.StringFilter<"Run"> | string
   createdAt?: Prisma.DateTimeFilter<"Run"> | Date | string
   startedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Run"> | Date | string | null
@@ -1136,6 +1380,14 @@ export type RunCreateWithoutEpisodesInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1166,6 +1418,14 @@ export type RunUncheckedCreateWithoutEpisodesInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1210,6 +1470,14 @@ export type RunUpdateWithoutEpisodesInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1240,6 +1508,14 @@ export type RunUncheckedUpdateWithoutEpisodesInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1268,6 +1544,14 @@ export type RunCreateWithoutEventsInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1298,6 +1582,14 @@ export type RunUncheckedCreateWithoutEventsInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1342,6 +1634,14 @@ export type RunUpdateWithoutEventsInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1372,6 +1672,14 @@ export type RunUncheckedUpdateWithoutEventsInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1400,6 +1708,14 @@ export type RunCreateWithoutBaselineOfRigsInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1430,6 +1746,14 @@ export type RunUncheckedCreateWithoutBaselineOfRigsInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1474,6 +1798,14 @@ export type RunUpdateWithoutBaselineOfRigsInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1504,6 +1836,14 @@ export type RunUncheckedUpdateWithoutBaselineOfRigsInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1532,6 +1872,14 @@ export type RunCreateWithoutValidatedCandidatesInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1562,6 +1910,14 @@ export type RunUncheckedCreateWithoutValidatedCandidatesInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1606,6 +1962,14 @@ export type RunUpdateWithoutValidatedCandidatesInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1636,6 +2000,14 @@ export type RunUncheckedUpdateWithoutValidatedCandidatesInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1664,6 +2036,14 @@ export type RunCreateWithoutProjectInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1694,6 +2074,14 @@ export type RunUncheckedCreateWithoutProjectInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1748,6 +2136,14 @@ export type RunCreateManyHarnessVersionInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1773,6 +2169,14 @@ export type RunUpdateWithoutHarnessVersionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1802,6 +2206,14 @@ export type RunUncheckedUpdateWithoutHarnessVersionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1831,6 +2243,14 @@ export type RunUncheckedUpdateManyWithoutHarnessVersionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1857,6 +2277,14 @@ export type RunCreateManyProjectInput = {
   error?: string | null
   episodesTotal?: number
   episodesDone?: number
+  episodesSucceeded?: number
+  episodesFailed?: number
+  episodesErrored?: number
+  stepsScored?: number
+  successRate?: number | null
+  meanSteps?: number | null
+  bridge?: string
+  task?: string
   createdAt?: Date | string
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1881,6 +2309,14 @@ export type RunUpdateWithoutProjectInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1911,6 +2347,14 @@ export type RunUncheckedUpdateWithoutProjectInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1940,6 +2384,14 @@ export type RunUncheckedUpdateManyWithoutProjectInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
   episodesDone?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesSucceeded?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesFailed?: Prisma.IntFieldUpdateOperationsInput | number
+  episodesErrored?: Prisma.IntFieldUpdateOperationsInput | number
+  stepsScored?: Prisma.IntFieldUpdateOperationsInput | number
+  successRate?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  meanSteps?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  bridge?: Prisma.StringFieldUpdateOperationsInput | string
+  task?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2023,6 +2475,14 @@ export type RunSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = ru
   error?: boolean
   episodesTotal?: boolean
   episodesDone?: boolean
+  episodesSucceeded?: boolean
+  episodesFailed?: boolean
+  episodesErrored?: boolean
+  stepsScored?: boolean
+  successRate?: boolean
+  meanSteps?: boolean
+  bridge?: boolean
+  task?: boolean
   createdAt?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -2056,6 +2516,14 @@ export type RunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extension
   error?: boolean
   episodesTotal?: boolean
   episodesDone?: boolean
+  episodesSucceeded?: boolean
+  episodesFailed?: boolean
+  episodesErrored?: boolean
+  stepsScored?: boolean
+  successRate?: boolean
+  meanSteps?: boolean
+  bridge?: boolean
+  task?: boolean
   createdAt?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -2084,6 +2552,14 @@ export type RunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extension
   error?: boolean
   episodesTotal?: boolean
   episodesDone?: boolean
+  episodesSucceeded?: boolean
+  episodesFailed?: boolean
+  episodesErrored?: boolean
+  stepsScored?: boolean
+  successRate?: boolean
+  meanSteps?: boolean
+  bridge?: boolean
+  task?: boolean
   createdAt?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -2112,6 +2588,14 @@ export type RunSelectScalar = {
   error?: boolean
   episodesTotal?: boolean
   episodesDone?: boolean
+  episodesSucceeded?: boolean
+  episodesFailed?: boolean
+  episodesErrored?: boolean
+  stepsScored?: boolean
+  successRate?: boolean
+  meanSteps?: boolean
+  bridge?: boolean
+  task?: boolean
   createdAt?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -2119,7 +2603,7 @@ export type RunSelectScalar = {
   projectId?: boolean
 }
 
-export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "policyOptions" | "invalidLoopLimit" | "status" | "error" | "episodesTotal" | "episodesDone" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
+export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "policyOptions" | "invalidLoopLimit" | "status" | "error" | "episodesTotal" | "episodesDone" | "episodesSucceeded" | "episodesFailed" | "episodesErrored" | "stepsScored" | "successRate" | "meanSteps" | "bridge" | "task" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
 export type RunInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   harnessVersion?: boolean | Prisma.Run$harnessVersionArgs<ExtArgs>
   project?: boolean | Prisma.Run$projectArgs<ExtArgs>
@@ -2179,6 +2663,25 @@ export type $RunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
     error: string | null
     episodesTotal: number
     episodesDone: number
+    /**
+     * Of the done episodes: successes, failures, errors, and the agent steps of the scored ones.
+     * Kept by the recorder in the statement that counts episodesDone, so lists sort and filter on
+     * them (the summary's metrics are computed from the episodes themselves).
+     */
+    episodesSucceeded: number
+    episodesFailed: number
+    episodesErrored: number
+    stepsScored: number
+    /**
+     * successes / (successes + failures) and stepsScored / (successes + failures); null before any is scored.
+     */
+    successRate: number | null
+    meanSteps: number | null
+    /**
+     * The spec's first base leaf (contracts/spec.ts firstBase): what lists show, filter and sort by.
+     */
+    bridge: string
+    task: string
     createdAt: Date
     startedAt: Date | null
     finishedAt: Date | null
@@ -2631,6 +3134,14 @@ export interface RunFieldRefs {
   readonly error: Prisma.FieldRef<"Run", 'String'>
   readonly episodesTotal: Prisma.FieldRef<"Run", 'Int'>
   readonly episodesDone: Prisma.FieldRef<"Run", 'Int'>
+  readonly episodesSucceeded: Prisma.FieldRef<"Run", 'Int'>
+  readonly episodesFailed: Prisma.FieldRef<"Run", 'Int'>
+  readonly episodesErrored: Prisma.FieldRef<"Run", 'Int'>
+  readonly stepsScored: Prisma.FieldRef<"Run", 'Int'>
+  readonly successRate: Prisma.FieldRef<"Run", 'Float'>
+  readonly meanSteps: Prisma.FieldRef<"Run", 'Float'>
+  readonly bridge: Prisma.FieldRef<"Run", 'String'>
+  readonly task: Prisma.FieldRef<"Run", 'String'>
   readonly createdAt: Prisma.FieldRef<"Run", 'DateTime'>
   readonly startedAt: Prisma.FieldRef<"Run", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"Run", 'DateTime'>
