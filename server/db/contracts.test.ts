@@ -2,6 +2,7 @@
 // can hold, and the other way round.
 import { describe, expect, it } from 'vitest';
 import { AXES, DESIGNERS } from '../../contracts/rigs.ts';
+import { ROLES } from '../../contracts/roles.ts';
 import {
   EPISODE_ERROR_KINDS,
   EPISODE_OUTCOMES,
@@ -19,6 +20,7 @@ import {
   ErrorKind,
   FailureCategory,
   RigDesigner,
+  Role,
   RunEventType,
   RunKind,
   RunStatus,
@@ -46,6 +48,10 @@ describe('contracts and the schema agree', () => {
   it('on rig designers and diagnosis axes', () => {
     expect(sorted(DESIGNERS)).toEqual(sorted(Object.values(RigDesigner)));
     expect(sorted(AXES)).toEqual(sorted(Object.values(DiagnosisAxis)));
+  });
+
+  it('on team roles, in rank order', () => {
+    expect(sorted(ROLES)).toEqual(sorted(Object.values(Role)));
   });
 
   it('on skill categories, edit ops and bank sources', () => {

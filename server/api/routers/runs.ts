@@ -1,6 +1,7 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import { LaunchRunFieldsSchema, lastSeedInRange } from '../../../contracts/launch.ts';
 import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
 import {
   episodeActions,
@@ -9,7 +10,6 @@ import {
   runsPage,
   stepFlags,
 } from '../../rollouts/reads.ts';
-import { LaunchRunInputSchema } from '../../rollouts/service.ts';
 import {
   owns,
   researcherProcedure,
@@ -47,7 +47,7 @@ export const runsRouter = router({
 
   launch: researcherProcedure
     .use(owns('harnessVersion', 'harnessVersionId'))
-    .input(LaunchRunInputSchema.omit({ projectId: true, createdBy: true }))
+    .input(LaunchRunFieldsSchema.omit({ projectId: true, createdBy: true }).check(lastSeedInRange))
     .mutation(({ input, ctx }) =>
       ctx.services.rollouts.launchRun({
         ...input,
