@@ -34,15 +34,39 @@ function cookie(name: string, value: string, maxAgeSeconds: number): string {
   return `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
 }
 
+/** A form body over FORM_LIMIT: answered 413, not read on. */
+class FormTooLargeError extends DomainError {
+  override name = 'FormTooLargeError';
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (Number.isFinite(declared) && declared > FORM_LIMIT) throw new FormTooLargeError();
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > FORM_LIMIT) throw new DomainError('form too large');
+    if (size > FORM_LIMIT) throw new FormTooLargeError();
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** The form's fields, or (too large) a 413 page and undefined. */
+async function formOr413(
+  req: IncomingMessage,
+  res: ServerResponse,
+  title: string,
+): Promise<URLSearchParams | undefined> {
+  try {
+    return await readForm(req);
+  } catch (e) {
+    if (!(e instanceof FormTooLargeError)) throw e;
+    // The rest of the body is not read: close the connection once the answer is sent.
+    res.setHeader('Connection', 'close');
+    page(res, 413, title, `<p class="error">The form is larger than ${FORM_LIMIT / 1024} KB.</p>`);
+    return undefined;
+  }
 }
 
 /** Only same-site relative paths: a sign-in link cannot bounce the user to another site. */
@@ -107,7 +131,8 @@ async function signInRoute(
     page(res, 403, 'Sign in', '<p>Cross-site sign-in refused.</p>');
     return true;
   }
-  const form = await readForm(req);
+  const form = await formOr413(req, res, 'Sign in');
+  if (!form) return true;
   const next = safeNext(form.get('next'));
   try {
     const { token, maxAgeSeconds } = await accounts.signIn(
@@ -144,7 +169,8 @@ async function inviteRoute(
     page(res, 403, 'Join', '<p>Cross-site request refused.</p>');
     return true;
   }
-  const form = await readForm(req);
+  const form = await formOr413(req, res, 'Join');
+  if (!form) return true;
   try {
     const email = form.get('email') ?? '';
     const password = form.get('password') ?? '';
