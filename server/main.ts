@@ -24,7 +24,9 @@ async function startServices(): Promise<Services> {
   if (resumed.rigs.length > 0) console.log(`resumed ${resumed.rigs.length} unfinished rig(s)`);
   // Said once, here, rather than deep inside the first episode that needs the missing runtime.
   for (const b of await services.catalogue.unavailable()) {
-    console.warn(`bridge ${b.name} unavailable: ${b.reason}. Fix: ${b.fix} (every other bridge works)`);
+    console.warn(
+      `bridge ${b.name} unavailable: ${b.reason}. Fix: ${b.fix} (every other bridge works)`,
+    );
   }
   if (!services.config.NO_DEMO) {
     const loaded = await loadDemo(services);

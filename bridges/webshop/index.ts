@@ -3,8 +3,8 @@ import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
 import { catalogue } from './catalogue.ts';
 import { WebShopEnv } from './env.ts';
-import { allTasks, findTask, listWebshopTasks, SPLITS } from './tasks.ts';
 import { webshopAvailability } from './runtime.ts';
+import { allTasks, findTask, listWebshopTasks, SPLITS } from './tasks.ts';
 import { ENV_TYPE, TEXT_TOOL, webshopStateSchema, webshopTools } from './tools.ts';
 
 export { catalogue, findProduct, type Product } from './catalogue.ts';
