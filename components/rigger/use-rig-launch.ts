@@ -25,11 +25,13 @@ export function useRigLaunch(bridge: string, task: string) {
     setForm((f) => ({ ...f, [key]: value }));
   };
   const input = rigLaunchInput(bridge, task, chosen, form);
-  const checked = rigLaunchProblems(input);
+  const found = rigLaunchProblems(input);
+  // No policy yet while the list loads: that is not the person's mistake to point out.
+  const checked = policies.isPending ? found.filter((p) => p.path !== 'policy') : found;
   const problems = checked.length > 0 ? checked : problemsOfError(launch.error);
   const blocked = useBlockedReason('researcher', 'rig a task');
   const submit = () => {
-    if (checked.length === 0 && !blocked) launch.mutate(input);
+    if (found.length === 0 && !blocked) launch.mutate(input);
   };
   return {
     form,
@@ -39,7 +41,7 @@ export function useRigLaunch(bridge: string, task: string) {
     launch,
     submit,
     problems,
-    valid: checked.length === 0,
+    valid: found.length === 0,
     blocked,
   };
 }

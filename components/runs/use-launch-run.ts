@@ -58,15 +58,17 @@ export function useLaunchRun(args: {
     rewardParams: reward.changed,
   });
   // What the form itself finds, else what the server answered (both: sentences with paths).
-  const checked = runLaunchProblems(input);
+  const found = runLaunchProblems(input);
+  // No policy yet while the list loads: that is not the person's mistake to point out.
+  const checked = policies.isPending ? found.filter((p) => p.path !== 'policy') : found;
   const problems = checked.length > 0 ? checked : problemsOfError(launch.error);
   const blocked = useBlockedReason('researcher', 'launch runs');
   const submit = () => {
-    if (checked.length === 0 && !blocked) launch.mutate(input);
+    if (found.length === 0 && !blocked) launch.mutate(input);
   };
   return {
     problems,
-    valid: checked.length === 0,
+    valid: found.length === 0,
     blocked,
     form,
     set,
