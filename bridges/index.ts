@@ -6,6 +6,26 @@ import type { Bridge, BridgeResolver } from './core/types.ts';
 /** Loads a bridge (lazily: heavy bridges import their code, remote ones read the server's schema). */
 export type BridgeLoader = () => Promise<Bridge>;
 
+/** Settings of the built-in bridges' runtimes (the server reads them from its configuration). */
+export interface BuiltInSettings {
+  /** The Chromium the webshop bridge drives (Debian's /usr/bin/chromium by default). */
+  chromiumPath?: string;
+}
+
+function builtIns(settings: BuiltInSettings): ReadonlyMap<string, BridgeLoader> {
+  return new Map<string, BridgeLoader>([
+    ...BUILT_IN,
+    [
+      'webshop',
+      async () => {
+        const m = await import('./webshop/index.ts');
+        if (settings.chromiumPath) m.configureWebshop({ executablePath: settings.chromiumPath });
+        return m.webshopBridge;
+      },
+    ],
+  ]);
+}
+
 const BUILT_IN: ReadonlyMap<string, BridgeLoader> = new Map<string, BridgeLoader>([
   ['toy24', async () => (await import('./toy24/index.ts')).toy24Bridge],
   ['household', async () => (await import('./household/index.ts')).householdBridge],
@@ -47,9 +67,13 @@ function remoteLoader(remote: RemoteBridgeConfig): BridgeLoader {
  * reference server). `loaders` replaces the built-ins (tests).
  */
 export function createBridgeRegistry(
-  o: { remotes?: RemoteBridgeConfig[]; loaders?: ReadonlyMap<string, BridgeLoader> } = {},
+  o: {
+    remotes?: RemoteBridgeConfig[];
+    loaders?: ReadonlyMap<string, BridgeLoader>;
+    settings?: BuiltInSettings;
+  } = {},
 ): BridgeRegistry {
-  const loaders = new Map(o.loaders ?? BUILT_IN);
+  const loaders = new Map(o.loaders ?? builtIns(o.settings ?? {}));
   for (const remote of o.remotes ?? []) loaders.set(remote.name, remoteLoader(remote));
   return {
     names: () => [...loaders.keys()],

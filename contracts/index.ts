@@ -3,9 +3,11 @@
 // but zod and the environment contract's types (bridges/core), so the client bundle can use it.
 export * from './issues.ts';
 export * from './json.ts';
+export * from './launch.ts';
 export * from './outcomes.ts';
 export * from './reward.ts';
 export * from './rigs.ts';
+export * from './roles.ts';
 export * from './run-list.ts';
 export * from './runs.ts';
 export * from './skills.ts';

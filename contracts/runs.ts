@@ -165,6 +165,10 @@ export type RunEventRecord = RunEventBody & { id: string; runId: string; created
 export const RunParamsSchema = RewardParamsSchema.partial();
 export type RunParams = z.infer<typeof RunParamsSchema>;
 
+/** Episode seeds are 32-bit integers (Run.seeds is an Int[] column). */
+export const SEED_MIN = -2_147_483_648;
+export const SEED_MAX = 2_147_483_647;
+
 /** Consecutive invalid actions that end an episode (invalid_action_loop); Run.invalidLoopLimit. */
 export const InvalidLoopLimitSchema = z.number().int().min(1);
 

@@ -3,7 +3,7 @@
 // engine, the rollout store, the CLI and the graph editor; `checkSpec` adds the rules the schema
 // cannot say and reports the first problem as one line naming its JSON path.
 import { z } from 'zod';
-import { JsonSchemaZ } from './json.ts';
+import { JsonSchemaZ, MAX_JSON_DEPTH, nestsDeeperThan } from './json.ts';
 
 export { JsonSchemaZ };
 
@@ -73,11 +73,28 @@ export const HarnessNodeSchema: z.ZodType<HarnessNode> = z.lazy(() =>
   ]),
 );
 
-export const HarnessSpecSchema = z.strictObject({
+/** The spec's shape (the JSON Schema file is generated from it); parse with HarnessSpecSchema. */
+export const HarnessSpecShapeSchema = z.strictObject({
   version: z.literal(1),
   env: HarnessNodeSchema,
 });
-export type HarnessSpec = z.infer<typeof HarnessSpecSchema>;
+
+/**
+ * A spec: its depth is measured first, without recursion, so a hostile 20,000-deep stack gets a
+ * clear answer instead of overflowing the recursive node schema.
+ */
+export const HarnessSpecSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `nested deeper than ${MAX_JSON_DEPTH} levels (a harness stack has at most ${MAX_SPEC_DEPTH} layers)`,
+      });
+    }
+  })
+  .pipe(HarnessSpecShapeSchema);
+export type HarnessSpec = z.infer<typeof HarnessSpecShapeSchema>;
 
 export type Action = z.infer<typeof ActionSchema>;
 

@@ -62,7 +62,11 @@ test('the BPE panel shows the workspace at the selected step', async ({ page }) 
   await page.goto(`/runs/${runId}/episodes/${episode.id}?step=${envStep.index}`);
   await expect(panel).toHaveAttribute('data-kind', 'env');
   await expect(panel.getByTestId('bpe-receptacle').first()).toBeVisible();
-  await expect(panel.getByTestId('bpe-experience')).toContainText('skills in the store');
+  await expect(panel.getByTestId('bpe-experience')).toContainText(/skills? in the store/);
+  // The belief was recorded when the action was chosen: the panel says it is one observation behind.
+  await expect(panel.getByTestId('bpe-belief-timing')).toContainText(
+    "this step's observation appears in the next step's belief",
+  );
 });
 
 interface CostTerms {

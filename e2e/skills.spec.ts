@@ -29,6 +29,17 @@ test('compare skill sources and open a skill bank', async ({ page }) => {
     await expect(row.getByTestId('row-steps')).toHaveText(r.meanSteps.toFixed(1));
   }
   await expect(page.getByTestId('comparison-chart')).toBeVisible();
+  // Each success label sits beside its interval's error bar, never across it.
+  const labels = page.getByTestId('success-label');
+  await expect(labels).toHaveCount(3);
+  const bars = page.locator('.recharts-errorBar');
+  for (let i = 0; i < 3; i++) {
+    const label = await labels.nth(i).boundingBox();
+    const bar = await bars.nth(i).boundingBox();
+    // A Wilson interval always has width, so every bar has its error bar.
+    if (!label || !bar) throw new Error(`bar ${i}: label or error bar not drawn`);
+    expect(label.x + label.width).toBeLessThanOrEqual(bar.x);
+  }
   await snap(page, 'skills-comparison');
 
   const original = stored.results.rows.find((r) => r.source === 'original')!;

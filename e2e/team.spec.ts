@@ -121,8 +121,13 @@ test('team mode: a researcher launches, a viewer cannot, a share link opens the 
   await expect(viewer.getByTestId('progress')).toHaveText('2 / 2');
   await viewer.goto('/tasks/household/eval_seen-001');
   await viewer.getByTestId('launch-policy').selectOption('scripted:household-no-open');
-  await viewer.getByTestId('launch-run').click();
-  await expect(viewer.getByText(/needs the researcher role/)).toBeVisible();
+  // The buttons are off, with the reason in words (not an error naming `runs.launch`).
+  await expect(viewer.getByTestId('launch-run')).toBeDisabled();
+  await expect(viewer.getByTestId('rig-launch')).toBeDisabled();
+  await expect(viewer.getByTestId('launch-blocked')).toHaveText(
+    'You are a viewer in this project: to launch runs you need the researcher role (an admin can give it).',
+  );
+  await expect(viewer.locator('body')).not.toContainText('runs.launch');
   await expect(viewer).toHaveURL(/\/tasks\/household\/eval_seen-001$/);
   const refused = await viewer.request.post('/api/trpc/runs.launch', {
     data: {

@@ -16,6 +16,11 @@ export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig
   });
 }
 
-export function bridgesFromConfig(c: Pick<Config, 'REMOTE_ENVS'>): BridgeRegistry {
-  return createBridgeRegistry({ remotes: remotesFromConfig(c.REMOTE_ENVS) });
+export function bridgesFromConfig(
+  c: Pick<Config, 'REMOTE_ENVS'> & Partial<Pick<Config, 'CHROMIUM_PATH'>>,
+): BridgeRegistry {
+  return createBridgeRegistry({
+    remotes: remotesFromConfig(c.REMOTE_ENVS),
+    settings: c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {},
+  });
 }

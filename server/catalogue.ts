@@ -1,8 +1,16 @@
 // The bridges and their tasks as the studio and the CLI list them. Task lists are generated
 // (toy24: 1,362 quadruples; household: seeded scenes) and never change while the process runs, so
-// one listing per bridge is kept.
+// one listing per bridge is kept. Each bridge says whether it can run on this machine (a runtime it
+// drives may be missing): an unavailable one is listed with why and the command that fixes it, and
+// every other bridge works as usual.
 import { z } from 'zod';
-import type { Bridge, BridgeResolver, TaskInfo } from '../bridges/core/types.ts';
+import { availabilityOf } from '../bridges/core/capabilities.ts';
+import type {
+  Bridge,
+  BridgeAvailability,
+  BridgeResolver,
+  TaskInfo,
+} from '../bridges/core/types.ts';
 import type { BridgeRegistry } from '../bridges/index.ts';
 import { NotFoundError } from './errors.ts';
 
@@ -41,7 +49,29 @@ export class Catalogue {
     return tasks;
   }
 
-  /** Every bridge that loads, with its task counts, types and tools. */
+  private readonly availabilityCache = new Map<string, BridgeAvailability>();
+
+  /** Whether a bridge can run here, checked once per process (installing needs a restart anyway). */
+  availability(bridge: Bridge): BridgeAvailability {
+    let known = this.availabilityCache.get(bridge.name);
+    if (!known) {
+      known = availabilityOf(bridge);
+      this.availabilityCache.set(bridge.name, known);
+    }
+    return known;
+  }
+
+  /** The bridges that cannot run here, with why and the fix: said once at start-up. */
+  async unavailable(): Promise<{ name: string; reason: string; fix: string }[]> {
+    const out: { name: string; reason: string; fix: string }[] = [];
+    for (const b of await this.registry.list()) {
+      const a = this.availability(b);
+      if (!a.available) out.push({ name: b.name, reason: a.reason, fix: a.fix });
+    }
+    return out;
+  }
+
+  /** Every bridge that loads, with its task counts, types, tools and availability. */
   async bridges() {
     const bridges = await this.registry.list();
     return Promise.all(
@@ -54,6 +84,7 @@ export class Catalogue {
           taskCount: tasks.length,
           types: [...new Set(tasks.map((t) => t.type))].sort(),
           tools: b.tools().map((t) => t.name),
+          availability: this.availability(b),
         };
       }),
     );
@@ -82,7 +113,12 @@ export class Catalogue {
     const task = await bridge.getTask(taskId);
     if (!task) throw new NotFoundError(`unknown task '${taskId}' for bridge '${bridgeName}'`);
     return {
-      bridge: { name: bridge.name, description: bridge.description, textTool: bridge.textTool },
+      bridge: {
+        name: bridge.name,
+        description: bridge.description,
+        textTool: bridge.textTool,
+        availability: this.availability(bridge),
+      },
       task,
       tools: bridge.tools(),
       stateSchema: bridge.stateSchema(),

@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   OPENAI_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),
+  /** The Chromium the webshop bridge drives; missing -> webshop is marked unavailable, others run. */
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
    * Environment servers attached as bridges (bridges/remote/README.md): `name=url[,name=url]`.

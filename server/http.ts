@@ -14,12 +14,21 @@ import { MAX_BODY_BYTES, withWebSecurity } from './hardening/web.ts';
 
 export const TRPC_PREFIX = '/api/trpc/';
 
+/**
+ * Set on every request handed to Next: the studio's own loopback origin, where a page's server-side
+ * existence check calls the API (components/trpc/server.ts). Always overwritten, so a client cannot
+ * point the server at another host.
+ */
+export const SELF_ORIGIN_HEADER = 'x-envharness-self';
+
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface StudioHandlerOptions {
   /** Next's request handler (pages). */
   next: Handler;
   dev?: boolean;
+  /** This server's own origin (`http://127.0.0.1:3000`), told to pages for server-side API calls. */
+  selfOrigin?: string;
   /** Who calls: by default the session / share cookie in team mode, else the one local user. */
   context?: (req: IncomingMessage) => Context | Promise<Context>;
 }
@@ -29,7 +38,10 @@ export function studioRequestHandler(services: Services, o: StudioHandlerOptions
     router: appRouter,
     basePath: TRPC_PREFIX,
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => (o.context ? o.context(req) : createRequestContext(services, req)),
+    createContext: async ({ req }) => ({
+      ...(await (o.context ? o.context(req) : createRequestContext(services, req))),
+      dev: o.dev === true,
+    }),
     onError: ({ error, path: procedure }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         console.error(`tRPC ${procedure ?? '?'}:`, error.cause ?? error);
@@ -41,7 +53,11 @@ export function studioRequestHandler(services: Services, o: StudioHandlerOptions
     trpcPrefix: TRPC_PREFIX,
     trpc,
     before: (req, res) => handleAuthRoute(services.accounts, req, res),
-    next: o.next,
+    next: (req, res) => {
+      if (o.selfOrigin) req.headers[SELF_ORIGIN_HEADER] = o.selfOrigin;
+      else delete req.headers[SELF_ORIGIN_HEADER];
+      o.next(req, res);
+    },
   });
   const { HOST, ALLOWED_HOSTS } = services.config;
   // Team mode signs every caller in; there the names are checked only when configured.

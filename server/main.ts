@@ -24,11 +24,24 @@ async function startServices(): Promise<Services> {
   const resumed = await services.resumeUnfinished();
   if (resumed.runs.length > 0) console.log(`resumed ${resumed.runs.length} unfinished run(s)`);
   if (resumed.rigs.length > 0) console.log(`resumed ${resumed.rigs.length} unfinished rig(s)`);
+  // Said once, here, rather than deep inside the first episode that needs the missing runtime.
+  for (const b of await services.catalogue.unavailable()) {
+    console.warn(
+      `bridge ${b.name} unavailable: ${b.reason}. Fix: ${b.fix} (every other bridge works)`,
+    );
+  }
   if (!services.config.NO_DEMO) {
     const loaded = await loadDemo(services);
     if (loaded) console.log(`demo content: ${loaded}`);
   }
   return services;
+}
+
+/** Where this process reaches itself: a wildcard bind address is reached on loopback. */
+function loopbackHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 async function main(): Promise<void> {
@@ -46,6 +59,7 @@ async function main(): Promise<void> {
   const server = createServer(
     studioRequestHandler(services, {
       dev,
+      selfOrigin: `http://${loopbackHost(HOST)}:${PORT}`,
       next: (req: IncomingMessage, res: ServerResponse) => {
         handleNext(req, res).catch((err: unknown) => {
           console.error('next:', err);

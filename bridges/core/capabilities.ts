@@ -1,8 +1,13 @@
 // Bridge capabilities with their defaults (types.ts `Bridge`): generic code calls these, never a
 // benchmark's id conventions, so a new bridge needs no edit outside its own folder.
-import type { Bridge, BridgeResolver } from './types.ts';
+import type { Bridge, BridgeAvailability, BridgeResolver } from './types.ts';
 
 type Capable = Pick<Bridge, 'pinTask' | 'displayTaskId'> | undefined;
+
+/** Whether the bridge can run here; a bridge that does not say is available. */
+export function availabilityOf(bridge: Pick<Bridge, 'availability'>): BridgeAvailability {
+  return bridge.availability ? bridge.availability() : { available: true };
+}
 
 /** The task id pinned to start state `variant`, or the id unchanged for a bridge that cannot pin. */
 export function pinTask(bridge: Capable, taskId: string, variant: number): string {

@@ -140,7 +140,17 @@ export interface Bridge {
    * it came from (household: without `@scene<N>`). A bridge without it: the id itself.
    */
   displayTaskId?(taskId: string): string;
+  /**
+   * Whether the bridge can run on this machine (a runtime it drives is installed), and if not why
+   * and the one command that fixes it. A bridge without it: always available. Call it through
+   * `availabilityOf(bridge)` (capabilities.ts).
+   */
+  availability?(): BridgeAvailability;
 }
+
+export type BridgeAvailability =
+  | { available: true }
+  | { available: false; reason: string; fix: string };
 
 /**
  * Where bridges come from, by name. The harness engine receives one (it imports no registry): the

@@ -3,6 +3,7 @@ import { restoredEnv } from '../core/helpers.ts';
 import type { Bridge, EnvSnapshot, TaskFilter } from '../core/types.ts';
 import { catalogue } from './catalogue.ts';
 import { WebShopEnv } from './env.ts';
+import { webshopAvailability } from './runtime.ts';
 import { allTasks, findTask, listWebshopTasks, SPLITS } from './tasks.ts';
 import { ENV_TYPE, TEXT_TOOL, webshopStateSchema, webshopTools } from './tools.ts';
 
@@ -12,6 +13,7 @@ export { parseCommand } from './observation.ts';
 export { getReward } from './reward.ts';
 export {
   BROWSER_MARKER,
+  CHROMIUM_FIX,
   configureWebshop,
   livePages,
   runtimeStats,
@@ -42,4 +44,5 @@ export const webshopBridge: Bridge = {
     return new WebShopEnv();
   },
   fromState: (snapshot: EnvSnapshot) => restoredEnv(new WebShopEnv(), snapshot),
+  availability: webshopAvailability,
 };

@@ -3,8 +3,9 @@
 // the shop server. Both close when the last environment has been closed for `idleMs` (a grace
 // period, so back-to-back episodes do not relaunch the browser), on shutdownWebshopRuntime(), or
 // with the process.
+import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { EnvInfraError } from '../core/types.ts';
+import { type BridgeAvailability, EnvInfraError } from '../core/types.ts';
 import { SESSION_COOKIE, type ShopServer, startShopServer } from './server.ts';
 import type { Goal } from './tasks.ts';
 
@@ -33,6 +34,20 @@ export function configureWebshop(o: Partial<WebshopRuntimeOptions>): void {
 
 export function webshopOptions(): Readonly<WebshopRuntimeOptions> {
   return options;
+}
+
+/** The one command that installs the browser this bridge drives (Debian / Ubuntu). */
+export const CHROMIUM_FIX = 'apt-get install -y chromium';
+
+/** The bridge runs only where its Chromium is installed. */
+export function webshopAvailability(): BridgeAvailability {
+  const path = options.executablePath;
+  if (existsSync(path)) return { available: true };
+  return {
+    available: false,
+    reason: `Chromium is not installed (no browser at ${path})`,
+    fix: CHROMIUM_FIX,
+  };
 }
 
 /** A marker on the browser's command line, so tests can find (and count) this process's browser. */
@@ -124,6 +139,13 @@ async function takePage(): Promise<Fresh> {
 }
 
 function getBrowser(): Promise<Browser> {
+  const availability = webshopAvailability();
+  if (!availability.available) {
+    // Said at once, not as Playwright's "executable doesn't exist" deep inside a check.
+    return Promise.reject(
+      new EnvInfraError(`webshop: ${availability.reason}; install it with: ${availability.fix}`),
+    );
+  }
   if (!browser) {
     launches += 1;
     const launching = chromium

@@ -1,13 +1,15 @@
 'use client';
 // The EvoHarness workspace at one step of a bpe policy's episode: the meta-action (if the step is
-// one), Belief (what the agent believed about the world), Progress (sub-goals) and Experience
-// (recalled skills, queued notes), with what changed since the previous step highlighted.
+// one), Belief (what the agent believed about the world when it chose the step's action, so one
+// observation behind the step, and labelled so), Progress (sub-goals) and Experience (recalled
+// skills, queued notes), with what changed since the previous step highlighted.
 import { Brain, CheckCircle2, Circle, ListChecks, Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
-import { type BpeStepView, bpeOf } from './model.ts';
+import { countOf } from '../ui/plural.ts';
+import { type BpeStepView, beliefTiming, bpeOf } from './model.ts';
 
 function Off({ part }: { part: string }) {
   return (
@@ -39,7 +41,16 @@ export function BpePanel({ meta }: { meta: unknown }) {
       <CardContent className="flex flex-col gap-4">
         {view.meta ? <MetaAction meta={view.meta} /> : null}
         <Section testId="bpe-belief" icon={<Brain className="size-3" />} title="Belief">
-          {!view.parts.belief ? <Off part="Belief" /> : <Belief view={view} />}
+          {!view.parts.belief ? (
+            <Off part="Belief" />
+          ) : (
+            <>
+              <p className="mb-1 text-xs text-muted-foreground" data-testid="bpe-belief-timing">
+                {beliefTiming(view.kind)}
+              </p>
+              <Belief view={view} />
+            </>
+          )}
         </Section>
         <Section testId="bpe-progress" icon={<ListChecks className="size-3" />} title="Progress">
           {!view.parts.progress ? <Off part="Progress" /> : <Progress items={view.progress} />}
@@ -164,7 +175,7 @@ function Experience({ experience }: { experience: BpeStepView['experience'] }) {
   return (
     <div className="flex flex-col gap-1 text-sm">
       <div className="text-xs text-muted-foreground">
-        {experience.size} skills in the store (frozen for the batch)
+        {countOf(experience.size, 'skill')} in the store (frozen for the batch)
       </div>
       {experience.recalled.length > 0 ? (
         <ul className="flex flex-col gap-0.5">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bpeOf, isMetaStep } from './model.ts';
+import { beliefTiming, bpeOf, isMetaStep } from './model.ts';
 
 describe('bpe step view', () => {
   const meta = {
@@ -92,5 +92,15 @@ describe('bpe experience and changes', () => {
     expect(v?.changes.belief).toEqual([{ key: 'recep:drawer 1', before: 'closed', after: 'open' }]);
     expect(v?.progress).toEqual([{ text: 'find a mug', status: 'pending' }]);
     expect(v?.parts).toEqual({ belief: true, progress: true, experience: true });
+  });
+});
+
+describe('the belief label', () => {
+  it('says the belief is one observation behind the step, because it is recorded when the action is chosen', () => {
+    expect(beliefTiming('env')).toMatch(/up to the previous step/);
+    expect(beliefTiming('env')).toMatch(
+      /this step's observation appears in the next step's belief/,
+    );
+    expect(beliefTiming('meta')).toMatch(/after this meta-action ran/);
   });
 });

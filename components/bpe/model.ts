@@ -148,3 +148,13 @@ export function bpeOf(meta: unknown): BpeStepView | undefined {
 export function isMetaStep(meta: unknown): boolean {
   return isObj(meta) && isObj(meta.bpe) && meta.bpe.kind === 'meta';
 }
+
+/**
+ * The workspace is recorded when the agent chooses the step's action, so its belief is built from
+ * the observations before this step: this step's own observation is in the next step's belief.
+ */
+export function beliefTiming(kind: BpeStepView['kind']): string {
+  return kind === 'meta'
+    ? "What the agent believed after this meta-action ran, built from the environment's observations up to the previous step."
+    : "What the agent believed when it chose this action, built from the observations up to the previous step: this step's observation appears in the next step's belief.";
+}

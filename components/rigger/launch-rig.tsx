@@ -4,14 +4,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
 import Link from 'next/link';
+import { numberRange, rangeHint } from '../runs/launch.ts';
 import { PolicySelect } from '../runs/policy-select.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Field, NumberField } from '../ui/field.tsx';
+import { FieldProblems } from '../ui/field-problems.tsx';
 import { Select, Textarea } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
+import { countOf } from '../ui/plural.ts';
+import { otherProblems, problemsAt } from '../ui/problems.ts';
+import { RIG_FIELD_RANGE } from './model.ts';
 import { useRigLaunch } from './use-rig-launch.ts';
+
+/** Fields that show their own problems; the rest go to the note above the button. */
+const FIELD_PATHS = ['policy', 'k', 'maxIterations', 'band', 'defect'] as const;
 
 export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
   return (
@@ -28,6 +36,8 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
     <form
       className="flex flex-col gap-3"
       data-testid="launch-rig"
+      // The schema checks every field inline; the browser's own tooltips would disagree with it.
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         l.submit();
@@ -42,6 +52,7 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
             policies={l.usable}
             onChange={(policy) => l.set('policy', policy)}
           />
+          <FieldProblems problems={problemsAt(l.problems, 'policy')} />
         </Field>
         <Field label="Designer" htmlFor="r-designer">
           <Select
@@ -64,9 +75,20 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
           value={l.form.defect}
           onChange={(e) => l.set('defect', e.target.value)}
         />
+        <FieldProblems problems={problemsAt(l.problems, 'defect')} />
       </Field>
-      <ErrorNote error={l.launch.error} />
-      <Button type="submit" data-testid="rig-launch" disabled={!l.chosen || l.launch.isPending}>
+      <ErrorNote problems={otherProblems(l.problems, FIELD_PATHS)} testId="rig-error" />
+      {l.blocked ? (
+        <p className="text-xs text-muted-foreground" data-testid="rig-blocked">
+          {l.blocked}
+        </p>
+      ) : null}
+      <Button
+        type="submit"
+        data-testid="rig-launch"
+        disabled={!l.chosen || !l.valid || l.launch.isPending || l.blocked !== undefined}
+        title={l.blocked}
+      >
         <Wand2 className="size-4" /> Rig this task
       </Button>
     </form>
@@ -93,7 +115,9 @@ function TaskLibrary({ bridge, task }: { bridge: string; task: string }) {
               {h.name}
             </Link>
             <Badge variant={h.status === 'approved' ? 'success' : 'outline'}>{h.status}</Badge>
-            <span className="text-xs text-muted-foreground">{h._count.versions} versions</span>
+            <span className="text-xs text-muted-foreground">
+              {countOf(h._count.versions, 'version')}
+            </span>
           </li>
         ))}
       </ul>
@@ -116,42 +140,58 @@ function TaskLibrary({ bridge, task }: { bridge: string; task: string }) {
 }
 
 function RigSizeFields({ l }: { l: ReturnType<typeof useRigLaunch> }) {
+  const k = numberRange(RIG_FIELD_RANGE.k);
+  const iterations = numberRange(RIG_FIELD_RANGE.maxIterations);
+  // The band is one value [low, high]: its problems (low above high) show under both edges.
+  const band = problemsAt(l.problems, 'band');
   return (
-    <div className="grid grid-cols-4 gap-2">
-      <NumberField
-        id="r-k"
-        label="Rollouts (K)"
-        min={1}
-        max={100}
-        value={l.form.k}
-        onChange={(v) => l.set('k', v)}
-      />
-      <NumberField
-        id="r-it"
-        label="Iterations"
-        min={1}
-        max={50}
-        value={l.form.iterations}
-        onChange={(v) => l.set('iterations', v)}
-      />
-      <NumberField
-        id="r-lo"
-        label="Band low"
-        step={0.05}
-        min={0}
-        max={1}
-        value={l.form.lo}
-        onChange={(v) => l.set('lo', v)}
-      />
-      <NumberField
-        id="r-hi"
-        label="Band high"
-        step={0.05}
-        min={0}
-        max={1}
-        value={l.form.hi}
-        onChange={(v) => l.set('hi', v)}
-      />
+    <div className="flex flex-col gap-1">
+      <div className="grid grid-cols-4 gap-2">
+        <NumberField
+          id="r-k"
+          testId="rig-k"
+          label="Rollouts (K)"
+          {...k}
+          hint={rangeHint(k)}
+          problems={problemsAt(l.problems, 'k')}
+          value={l.form.k}
+          onChange={(v) => l.set('k', v)}
+        />
+        <NumberField
+          id="r-it"
+          testId="rig-iterations"
+          label="Iterations"
+          {...iterations}
+          hint={rangeHint(iterations)}
+          problems={problemsAt(l.problems, 'maxIterations')}
+          value={l.form.iterations}
+          onChange={(v) => l.set('iterations', v)}
+        />
+        <NumberField
+          id="r-lo"
+          testId="rig-band-low"
+          label="Band low"
+          step={0.05}
+          min={0}
+          max={1}
+          hint="0 … 1"
+          problems={band.filter((p) => p.path !== 'band.1')}
+          value={l.form.lo}
+          onChange={(v) => l.set('lo', v)}
+        />
+        <NumberField
+          id="r-hi"
+          testId="rig-band-high"
+          label="Band high"
+          step={0.05}
+          min={0}
+          max={1}
+          hint="0 … 1"
+          problems={band.filter((p) => p.path === 'band.1')}
+          value={l.form.hi}
+          onChange={(v) => l.set('hi', v)}
+        />
+      </div>
     </div>
   );
 }

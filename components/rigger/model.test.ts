@@ -9,7 +9,9 @@ import {
   decisionTone,
   inBand,
   layers,
+  RIG_FIELD_RANGE,
   rigLaunchInput,
+  rigLaunchProblems,
   setupOf,
   stageState,
   taskShownFor,
@@ -132,5 +134,26 @@ describe('rig launch', () => {
     const typed = rigLaunchInput('toy24', 't', 'p', { ...form, defect: '  never opens drawers ' });
     expect(typed.defect).toBe('never opens drawers');
     expect('defect' in rigLaunchInput('toy24', 't', 'p', { ...form, defect: '   ' })).toBe(false);
+  });
+
+  it('checks the rig form with the server schema: a reversed band is one sentence on the band', () => {
+    const input = rigLaunchInput('household', 'train-0001', 'scripted:x', {
+      ...DEFAULT_RIG_FORM,
+      lo: 0.9,
+      hi: 0.1,
+    });
+    expect(rigLaunchProblems(input)).toEqual([
+      { path: 'band', message: 'the low end must not be above the high end' },
+    ]);
+    const big = rigLaunchInput('household', 't', 'p', {
+      ...DEFAULT_RIG_FORM,
+      k: 1_000_000,
+      hi: 1.5,
+    });
+    expect(rigLaunchProblems(big)).toEqual([
+      { path: 'k', message: 'must be at most 100' },
+      { path: 'band.1', message: 'must be at most 1' },
+    ]);
+    expect([RIG_FIELD_RANGE.k.minValue, RIG_FIELD_RANGE.k.maxValue]).toEqual([1, 100]);
   });
 });

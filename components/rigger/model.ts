@@ -1,6 +1,8 @@
 // What the rig page derives from a rig row, as plain functions: which of the four stages the loop is
 // in, a candidate's stack and set-up in one line each, its rate against the band, and its diff from
 // the previous candidate. The views only render these.
+import { type Problem, problemsOf } from '../../contracts/issues.ts';
+import { RigInputSchema } from '../../contracts/launch.ts';
 import { isFinalStatus } from '../../contracts/runs.ts';
 import type { HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
 import { type LineOp, type SpecChange, specDiff } from '../harness-graph/diff.ts';
@@ -141,3 +143,15 @@ export function rigLaunchInput(bridge: string, task: string, policy: string, for
     ...(form.defect.trim() ? { defect: form.defect.trim() } : {}),
   };
 }
+
+/** The rig launch input's problems under the server's schema (none: it may be sent). */
+export function rigLaunchProblems(input: unknown): Problem[] {
+  const parsed = RigInputSchema.safeParse(input);
+  return parsed.success ? [] : problemsOf(parsed.error);
+}
+
+/** The ranges of the rig form's numbers, from the server's schema. */
+export const RIG_FIELD_RANGE = {
+  k: RigInputSchema.shape.k.unwrap(),
+  maxIterations: RigInputSchema.shape.maxIterations.unwrap(),
+};

@@ -1,15 +1,21 @@
 'use client';
 // Launch a run of a policy on a task (bare: a baseline) or on a harness version (a validation).
+// Every field says its range and its problems inline, checked with the server's schema.
 import { Play } from 'lucide-react';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import { RewardParamsFields } from '../bpe/reward-params-fields.tsx';
 import { SkillBankSelect } from '../skills/skill-bank-select.tsx';
 import { Button } from '../ui/button.tsx';
 import { Field, NumberField } from '../ui/field.tsx';
+import { FieldProblems } from '../ui/field-problems.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
-import { seedRange } from './launch.ts';
+import { otherProblems, problemsAt } from '../ui/problems.ts';
+import { RUN_FIELD_RANGE, rangeHint, seedRange } from './launch.ts';
 import { PolicySelect } from './policy-select.tsx';
 import { useLaunchRun } from './use-launch-run.ts';
+
+/** Fields that show their own problems; the rest go to the note above the button. */
+const FIELD_PATHS = ['policy', 'k', 'seed', 'maxSteps', 'rewardParams'] as const;
 
 export function LaunchRunForm({
   bridge,
@@ -32,6 +38,8 @@ export function LaunchRunForm({
     <form
       className="flex flex-col gap-3"
       data-testid="launch-form"
+      // The schema checks every field inline; the browser's own tooltips would disagree with it.
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         l.submit();
@@ -45,11 +53,27 @@ export function LaunchRunForm({
         onChange={(v) => l.set('skillBankId', v)}
       />
       <RewardParamsFields values={l.reward.values} setValues={l.reward.setValues} />
-      <p className="text-xs text-muted-foreground">
-        Seeds {first} … {last}, one episode each.
-      </p>
-      <ErrorNote error={l.launch.error} />
-      <Button type="submit" data-testid="launch-run" disabled={!l.chosen || l.launch.isPending}>
+      <FieldProblems
+        problems={problemsAt(l.problems, 'rewardParams')}
+        testId="launch-reward-problem"
+      />
+      {l.valid ? (
+        <p className="text-xs text-muted-foreground">
+          Seeds {first} … {last}, one episode each.
+        </p>
+      ) : null}
+      <ErrorNote problems={otherProblems(l.problems, FIELD_PATHS)} testId="launch-error" />
+      {l.blocked ? (
+        <p className="text-xs text-muted-foreground" data-testid="launch-blocked">
+          {l.blocked}
+        </p>
+      ) : null}
+      <Button
+        type="submit"
+        data-testid="launch-run"
+        disabled={!l.chosen || !l.valid || l.launch.isPending || l.blocked !== undefined}
+        title={l.blocked}
+      >
         <Play />{' '}
         {l.launch.isPending
           ? 'Launching…'
@@ -81,19 +105,22 @@ function PolicyField({ l }: { l: Launch }) {
           ) : null}
         </p>
       ) : null}
+      <FieldProblems problems={problemsAt(l.problems, 'policy')} testId="launch-policy-problem" />
     </Field>
   );
 }
 
 function RunSizeFields({ l }: { l: Launch }) {
+  const { k, seed, maxSteps } = RUN_FIELD_RANGE;
   return (
     <div className="grid grid-cols-3 gap-2">
       <NumberField
         id="l-k"
         testId="launch-k"
         label="Episodes (K)"
-        min={1}
-        max={1000}
+        {...k}
+        hint={rangeHint(k)}
+        problems={problemsAt(l.problems, 'k')}
         value={l.form.k}
         onChange={(v) => l.set('k', v)}
       />
@@ -101,6 +128,9 @@ function RunSizeFields({ l }: { l: Launch }) {
         id="l-seed"
         testId="launch-seed"
         label="First seed"
+        {...seed}
+        hint="any 32-bit whole number"
+        problems={problemsAt(l.problems, 'seed')}
         value={l.form.seed}
         onChange={(v) => l.set('seed', v)}
       />
@@ -108,7 +138,9 @@ function RunSizeFields({ l }: { l: Launch }) {
         id="l-max"
         testId="launch-max-steps"
         label="Max steps"
-        min={1}
+        {...maxSteps}
+        hint={rangeHint(maxSteps)}
+        problems={problemsAt(l.problems, 'maxSteps')}
         value={l.form.maxSteps}
         onChange={(v) => l.set('maxSteps', v)}
       />

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chosenPolicy, type RunForm, runLaunchInput, seedRange, usablePolicies } from './launch.ts';
+import {
+  chosenPolicy,
+  RUN_FIELD_RANGE,
+  type RunForm,
+  rangeHint,
+  runLaunchInput,
+  runLaunchProblems,
+  seedRange,
+  usablePolicies,
+} from './launch.ts';
 
 const form: RunForm = {
   policy: 'scripted:toy24-greedy',
@@ -65,5 +74,35 @@ describe('launch forms', () => {
   it('plays at least one seed', () => {
     expect(seedRange(3, 8)).toEqual([3, 10]);
     expect(seedRange(5, 0)).toEqual([5, 5]);
+  });
+
+  it('checks the input with the server schema: what the form accepted silently is a problem', () => {
+    const input = (f: Partial<RunForm>) =>
+      runLaunchInput({
+        bridge: 'toy24',
+        task: '1-2-3-4',
+        spec: undefined,
+        harnessVersionId: undefined,
+        kind: 'baseline',
+        form: { ...form, ...f },
+        rewardParams: undefined,
+      });
+    expect(runLaunchProblems(input({}))).toEqual([]);
+    expect(runLaunchProblems(input({ maxSteps: 100_001 }))).toEqual([
+      { path: 'maxSteps', message: 'must be at most 100,000' },
+    ]);
+    expect(runLaunchProblems(input({ k: 1_000_000 }))).toEqual([
+      { path: 'k', message: 'must be at most 100,000' },
+    ]);
+    expect(runLaunchProblems(input({ k: Number.NaN }))[0]?.path).toBe('k');
+    expect(runLaunchProblems(input({ seed: -5 }))).toEqual([]);
+    expect(seedRange(-5, 8)).toEqual([-5, 2]);
+  });
+
+  it("says each field's range as the schema has it, so the help and the check agree", () => {
+    expect(rangeHint(RUN_FIELD_RANGE.k)).toBe('1 … 100,000');
+    expect(rangeHint(RUN_FIELD_RANGE.maxSteps)).toBe('1 … 100,000');
+    expect(rangeHint(RUN_FIELD_RANGE.seed)).toBe('-2,147,483,648 … 2,147,483,647');
+    expect(rangeHint({ min: undefined, max: undefined })).toBe('any whole number');
   });
 });

@@ -1,6 +1,9 @@
 // What the launch forms send, as plain functions: which policies a form offers, the one it uses
-// before anyone picks, and the launch input built from the form's values.
+// before anyone picks, the launch input built from the form's values, and its problems — checked
+// with the server's own schema (contracts/launch.ts), so the form says what the server would refuse.
 
+import { type Problem, problemsOf } from '../../contracts/issues.ts';
+import { LaunchRunFieldsSchema, LaunchRunInputSchema } from '../../contracts/launch.ts';
 import type { RewardParams } from '../../contracts/runs.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import type { RouterInputs } from '../trpc/types.ts';
@@ -49,4 +52,36 @@ export function runLaunchInput(args: {
 /** The seeds a run of K episodes from `seed` plays (at least one). */
 export function seedRange(seed: number, k: number): [number, number] {
   return [seed, seed + Math.max(k, 1) - 1];
+}
+
+/** The launch input's problems under the server's schema (none: it may be sent). */
+export function runLaunchProblems(input: unknown): Problem[] {
+  const parsed = LaunchRunInputSchema.safeParse(input);
+  return parsed.success ? [] : problemsOf(parsed.error);
+}
+
+/** The range a number of the launch input may take, from the server's schema. */
+export const RUN_FIELD_RANGE = {
+  k: numberRange(LaunchRunFieldsSchema.shape.k.unwrap()),
+  seed: numberRange(LaunchRunFieldsSchema.shape.seed.unwrap()),
+  maxSteps: numberRange(LaunchRunFieldsSchema.shape.maxSteps.unwrap()),
+};
+
+/** A zod number's bounds (minValue / maxValue), for a field's hint and its input's min / max. */
+export function numberRange(schema: { minValue: number | null; maxValue: number | null }): {
+  min: number | undefined;
+  max: number | undefined;
+} {
+  const bounded = (v: number | null) =>
+    v === null || !Number.isFinite(v) || Math.abs(v) >= Number.MAX_SAFE_INTEGER ? undefined : v;
+  return { min: bounded(schema.minValue), max: bounded(schema.maxValue) };
+}
+
+/** "1 … 100,000" (or "at least 1", "any whole number"): the hint under a number field. */
+export function rangeHint(r: { min: number | undefined; max: number | undefined }): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  if (r.min !== undefined && r.max !== undefined) return `${n(r.min)} … ${n(r.max)}`;
+  if (r.min !== undefined) return `at least ${n(r.min)}`;
+  if (r.max !== undefined) return `at most ${n(r.max)}`;
+  return 'any whole number';
 }

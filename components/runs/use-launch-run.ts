@@ -1,13 +1,24 @@
 'use client';
 // The launch form's state: the policy (the first usable one until someone picks), K, seed, step
-// budget, skill bank and reward parameters; launching opens the new run's page.
+// budget, skill bank and reward parameters; launching opens the new run's page. The input is checked
+// with the server's schema as it is typed, and launching waits until it passes; a caller whose role
+// may not launch sees why instead of the button.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import { useRewardParams } from '../bpe/reward-params-fields.tsx';
+import { useBlockedReason } from '../hooks/use-access.ts';
 import { useTRPC } from '../trpc/client.tsx';
-import { chosenPolicy, type RunForm, runLaunchInput, usablePolicies } from './launch.ts';
+import { problemsOfError } from '../ui/problems.ts';
+import {
+  chosenPolicy,
+  type RunForm,
+  runLaunchInput,
+  runLaunchProblems,
+  usablePolicies,
+} from './launch.ts';
 
 export function useLaunchRun(args: {
   bridge: string;
@@ -26,11 +37,9 @@ export function useLaunchRun(args: {
     policy: '',
     k: args.defaultK,
     seed: 0,
-    maxSteps: 50,
+    maxSteps: DEFAULT_MAX_STEPS,
     skillBankId: '',
   });
-  const set = <K extends keyof RunForm>(key: K, value: RunForm[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
   const reward = useRewardParams();
   const chosen = chosenPolicy(form.policy, usable);
   const launch = useMutation(
@@ -38,11 +47,29 @@ export function useLaunchRun(args: {
       onSuccess: ({ runId }) => router.push(`/runs/${runId}`),
     }),
   );
-  const submit = () =>
-    launch.mutate(
-      runLaunchInput({ ...args, form: { ...form, policy: chosen }, rewardParams: reward.changed }),
-    );
+  // An edit answers the server's last refusal: it is no longer about what the form holds.
+  const set = <K extends keyof RunForm>(key: K, value: RunForm[K]) => {
+    launch.reset();
+    setForm((f) => ({ ...f, [key]: value }));
+  };
+  const input = runLaunchInput({
+    ...args,
+    form: { ...form, policy: chosen },
+    rewardParams: reward.changed,
+  });
+  // What the form itself finds, else what the server answered (both: sentences with paths).
+  const found = runLaunchProblems(input);
+  // No policy yet while the list loads: that is not the person's mistake to point out.
+  const checked = policies.isPending ? found.filter((p) => p.path !== 'policy') : found;
+  const problems = checked.length > 0 ? checked : problemsOfError(launch.error);
+  const blocked = useBlockedReason('researcher', 'launch runs');
+  const submit = () => {
+    if (found.length === 0 && !blocked) launch.mutate(input);
+  };
   return {
+    problems,
+    valid: found.length === 0,
+    blocked,
     form,
     set,
     usable,

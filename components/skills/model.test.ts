@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceRow } from '../../contracts/skills.ts';
-import { bankRunId, chartData, pct, rowsOf, sourceLabel, titleOf } from './model.ts';
+import {
+  bankRunId,
+  chartData,
+  labelBesideWhisker,
+  pct,
+  rowsOf,
+  sourceLabel,
+  titleOf,
+  WHISKER_HALF,
+} from './model.ts';
 
 const row: SourceRow = {
   source: 'envharness',
@@ -48,5 +57,15 @@ describe('skill banks', () => {
     expect(titleOf({ title: 'Open drawers' })).toBe('Open drawers');
     expect(titleOf([{ title: 'A' }, { nope: 1 }, { title: 'B' }])).toBe('A + B');
     expect(titleOf('text')).toBeUndefined();
+  });
+});
+
+describe('the success bar label', () => {
+  it('ends left of the interval whisker, which runs through the bar centre', () => {
+    const bar = { x: 100, y: 50, width: 60 };
+    const at = labelBesideWhisker(bar);
+    const whiskerLeft = bar.x + bar.width / 2 - WHISKER_HALF;
+    expect(at.x).toBeLessThan(whiskerLeft);
+    expect(at.y).toBeLessThan(bar.y);
   });
 });

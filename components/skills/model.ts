@@ -66,3 +66,17 @@ export function titleOf(v: unknown): string | undefined {
   if (Array.isArray(v)) return v.map(titleOf).filter(Boolean).join(' + ');
   return undefined;
 }
+
+/** Half the width of the interval's whisker caps (ErrorBar width 6). */
+export const WHISKER_HALF = 3;
+
+/**
+ * Where a bar's value label goes: above the bar, ending just left of the interval's whisker, so the
+ * error bar (drawn through the bar's centre, above and below its top) never runs through the text.
+ */
+export function labelBesideWhisker(bar: { x: number; y: number; width: number }): {
+  x: number;
+  y: number;
+} {
+  return { x: bar.x + bar.width / 2 - WHISKER_HALF - 4, y: bar.y - 4 };
+}

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../trpc/client.tsx';
 import { Label, Select } from '../ui/input.tsx';
+import { countOf } from '../ui/plural.ts';
 
 export function SkillBankSelect({
   bridge,
@@ -30,7 +31,7 @@ export function SkillBankSelect({
         <option value="">none</option>
         {usable.map((b) => (
           <option key={b.id} value={b.id}>
-            {b.name} ({b.skills} skills)
+            {b.name} ({countOf(b.skills, 'skill')})
           </option>
         ))}
       </Select>

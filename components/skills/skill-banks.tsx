@@ -8,6 +8,7 @@ import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { countOf } from '../ui/plural.ts';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
 import { bankRunId, CATEGORIES, CATEGORY_LABEL, titleOf } from './model.ts';
 
@@ -87,7 +88,7 @@ export function SkillBankDetail({ id }: { id: string }) {
       <PageHeader
         eyebrow={<Link href="/skills">Skill banks</Link>}
         title={bank.data.bank.name}
-        description={`${skills.length} skills · source ${bank.data.bank.source}`}
+        description={`${countOf(skills.length, 'skill')} · source ${bank.data.bank.source}`}
       />
       {CATEGORIES.map((c) => {
         const list = skills.filter((s) => s.category === c);

@@ -10,6 +10,7 @@ import {
   BarChart,
   ErrorBar,
   LabelList,
+  type LabelProps,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -24,10 +25,42 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { Field, NumberField } from '../ui/field.tsx';
 import { Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { countOf } from '../ui/plural.ts';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
-import { chartData, pct, rowsOf, type SourceRow, sourceLabel } from './model.ts';
+import {
+  chartData,
+  labelBesideWhisker,
+  pct,
+  rowsOf,
+  type SourceRow,
+  sourceLabel,
+  WHISKER_HALF,
+} from './model.ts';
 
 type Comparison = RouterOutputs['skills']['comparisons'][number];
+
+/** A success bar's value, beside its interval's whisker rather than under it. */
+function SuccessLabel(props: LabelProps) {
+  const box = props.viewBox;
+  if (!box || !('width' in box)) return null;
+  const at = labelBesideWhisker({
+    x: Number(box.x ?? 0),
+    y: Number(box.y ?? 0),
+    width: Number(box.width ?? 0),
+  });
+  return (
+    <text
+      x={at.x}
+      y={at.y}
+      textAnchor="end"
+      fontSize={12}
+      fill="var(--foreground)"
+      data-testid="success-label"
+    >
+      {props.value}
+    </text>
+  );
+}
 
 function ComparisonChart({ rows }: { rows: SourceRow[] }) {
   const data = chartData(rows);
@@ -58,13 +91,17 @@ function ComparisonChart({ rows }: { rows: SourceRow[] }) {
                 isAnimationActive={false}
               >
                 {key === 'success' ? (
-                  <ErrorBar dataKey="err" width={6} stroke="var(--foreground)" />
+                  <ErrorBar dataKey="err" width={WHISKER_HALF * 2} stroke="var(--foreground)" />
                 ) : null}
-                <LabelList
-                  dataKey={key}
-                  position="top"
-                  style={{ fontSize: 12, fill: 'var(--foreground)' }}
-                />
+                {key === 'success' ? (
+                  <LabelList dataKey={key} content={SuccessLabel} />
+                ) : (
+                  <LabelList
+                    dataKey={key}
+                    position="top"
+                    style={{ fontSize: 12, fill: 'var(--foreground)' }}
+                  />
+                )}
               </Bar>
             </BarChart>
           </ResponsiveContainer>
@@ -260,7 +297,7 @@ function ComparisonRow({ row: r }: { row: SourceRow }) {
       </TD>
       <TD className="tabular-nums">
         {r.n}
-        {r.errors > 0 ? <Badge variant="danger">{r.errors} errors</Badge> : null}
+        {r.errors > 0 ? <Badge variant="danger">{countOf(r.errors, 'error')}</Badge> : null}
       </TD>
     </TR>
   );

@@ -16,6 +16,7 @@ import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { AvailabilityNote } from './availability-note.tsx';
 import { toolParams } from './model.ts';
 
 function Section({
@@ -65,6 +66,7 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
         }
       />
       <ErrorNote error={detail.error} />
+      {d ? <AvailabilityNote availability={d.bridge.availability} /> : null}
       {detail.isPending ? <Skeleton className="h-64" /> : null}
       {d ? (
         <div className="grid gap-6 xl:grid-cols-[1fr_420px]">

@@ -9,7 +9,9 @@ import { cn } from '../ui/cn.ts';
 import { Field } from '../ui/field.tsx';
 import { Input, Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
+import { countOf } from '../ui/plural.ts';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
+import { AvailabilityNote } from './availability-note.tsx';
 import { taskHref } from './links.ts';
 import { type TaskPickerState, useTaskPicker } from './use-task-picker.ts';
 
@@ -73,9 +75,14 @@ function BridgeList({ p }: { p: TaskPickerState }) {
         >
           <div className="flex items-center justify-between">
             <span className="font-mono text-sm font-semibold">{b.name}</span>
-            <Badge variant="outline">{b.taskCount.toLocaleString()} tasks</Badge>
+            {b.availability.available ? (
+              <Badge variant="outline">{countOf(b.taskCount, 'task')}</Badge>
+            ) : (
+              <Badge variant="warning">unavailable</Badge>
+            )}
           </div>
           <p className="mt-1.5 line-clamp-3 text-xs text-muted-foreground">{b.description}</p>
+          <AvailabilityNote availability={b.availability} />
         </button>
       ))}
     </aside>

@@ -9,7 +9,7 @@ import { JsonView } from '../common/json-view.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
-import { actionText } from './format.ts';
+import { actionText, LAYER_CHANGE_TEXT } from './format.ts';
 import { actionRewritten, keyedWordDiff, layersFor, observationChanged } from './step.ts';
 
 type StateView = { pending: boolean; value: unknown; error?: string };
@@ -219,7 +219,7 @@ function LayerChanges({ step }: { step: StepRecord }) {
             <div className="flex items-center gap-2">
               <Badge variant="accent">{c.component}</Badge>
               <code className="text-xs">{c.layer}</code>
-              <span className="text-xs text-muted-foreground">changed the {c.what}</span>
+              <span className="text-xs text-muted-foreground">{LAYER_CHANGE_TEXT[c.what]}</span>
             </div>
             {c.note ? <div className="mt-1 text-xs text-muted-foreground">{c.note}</div> : null}
           </li>

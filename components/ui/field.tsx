@@ -1,6 +1,8 @@
 import type * as React from 'react';
 import { cn } from './cn.ts';
+import { FieldProblems } from './field-problems.tsx';
 import { Input, Label } from './input.tsx';
+import type { Problem } from './problems.ts';
 
 /** A labelled control: the label above, the control below. */
 export function Field({
@@ -22,7 +24,10 @@ export function Field({
   );
 }
 
-/** A labelled number input that reports numbers. */
+/**
+ * A labelled number input that reports numbers, with the range it takes (`hint`) and its problems
+ * (one sentence each, under it; the input is marked invalid while it has any).
+ */
 export function NumberField({
   id,
   label,
@@ -34,6 +39,8 @@ export function NumberField({
   min,
   max,
   step,
+  hint,
+  problems = [],
 }: {
   id: string;
   label: React.ReactNode;
@@ -45,20 +52,31 @@ export function NumberField({
   min?: number;
   max?: number;
   step?: number;
+  hint?: React.ReactNode;
+  problems?: Problem[];
 }) {
+  const invalid = problems.length > 0;
   return (
     <Field label={label} htmlFor={id} className={className}>
       <Input
         id={id}
         data-testid={testId}
         type="number"
-        className={inputClassName}
+        className={cn(inputClassName, invalid && 'border-danger')}
         min={min}
         max={max}
         step={step}
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value))}
+        value={Number.isNaN(value) ? '' : value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={hint || invalid ? `${id}-help` : undefined}
+        onChange={(e) =>
+          onChange(e.target.value.trim() === '' ? Number.NaN : Number(e.target.value))
+        }
       />
+      <div id={`${id}-help`}>
+        {hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null}
+        <FieldProblems problems={problems} testId={testId ? `${testId}-problem` : undefined} />
+      </div>
     </Field>
   );
 }

@@ -1,5 +1,6 @@
 import type * as React from 'react';
 import { cn } from './cn.ts';
+import { type Problem, problemsOfError, sentence } from './problems.ts';
 
 export function Skeleton({ className, ...props }: React.ComponentProps<'div'>) {
   return <div className={cn('animate-pulse rounded-md bg-muted', className)} {...props} />;
@@ -51,14 +52,36 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ErrorNote({ error }: { error: { message: string } | null | undefined }) {
-  if (!error) return null;
+/**
+ * An error as sentences, one per problem (never a schema's JSON). `problems` replaces the error's
+ * own list, e.g. with the problems no field of a form shows.
+ */
+export function ErrorNote({
+  error,
+  problems,
+  testId,
+}: {
+  error?: { message: string } | null | undefined;
+  problems?: Problem[];
+  testId?: string;
+}) {
+  const list = problems ?? problemsOfError(error);
+  if (list.length === 0) return null;
   return (
     <div
       role="alert"
+      data-testid={testId}
       className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger"
     >
-      {error.message}
+      {list.length === 1 ? (
+        sentence(list[0] as Problem, true)
+      ) : (
+        <ul className="list-disc pl-4">
+          {list.map((p) => (
+            <li key={`${p.path}:${p.message}`}>{sentence(p, true)}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

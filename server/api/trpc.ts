@@ -3,17 +3,29 @@
 // per procedure: by its base (viewer / researcher / admin, catalogue and shared reads) and by
 // resource guards (`owns('run', 'id')`) that load the named resource and check its project.
 import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { type Problem, problemLine, problemsOf } from '../../contracts/issues.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP_MESSAGE } from '../../contracts/json.ts';
 import { type Caller, ROLE_RANK, type Role } from '../auth/caller.ts';
 import { assertAccessible, type ResourceKind } from '../auth/resources.ts';
 import type { Services } from '../compose.ts';
 import type { Db } from '../db/index.ts';
-import { type ErrorKind, ForbiddenError, KindedError, UnauthorizedError } from '../errors.ts';
+import { isInvalidText } from '../db/queries.ts';
+import {
+  type ErrorKind,
+  ForbiddenError,
+  InvalidInputError,
+  KindedError,
+  UnauthorizedError,
+} from '../errors.ts';
 import { assertCleanText, RESOURCE_KEYS, resourceRefs } from './input-guards.ts';
 
 export interface Context {
   db: Db;
   auth: Caller;
   services: Services;
+  /** Development mode (`server/main.ts --dev`): error responses keep their stack traces. */
+  dev?: boolean;
 }
 
 export function createContext(services: Services, auth: Caller): Context {
@@ -31,10 +43,55 @@ export interface ProcedureMeta {
   audit?: false | 'in-transaction';
 }
 
+/** An error response's data: the code and status, the problems of a refused input, and (dev) the stack. */
+export interface ErrorData {
+  code: TRPC_ERROR_CODE_KEY;
+  httpStatus: number;
+  path?: string;
+  /** One sentence per problem of an input that failed its schema, with its path. */
+  issues?: Problem[];
+  stack?: string;
+}
+
+/** Said instead of an unexpected error's own message (which may name files and internals). */
+export const INTERNAL_MESSAGE =
+  'internal error: the server could not answer (details are in its log)';
+
+/**
+ * What a caller reads of an error: an input that failed its schema as one sentence per problem
+ * (never zod's JSON), and outside development mode neither stack traces nor the messages of
+ * unexpected errors, which name files and internals. The server's log keeps those (server/http.ts).
+ */
+export function formatError(o: {
+  shape: { message: string; code: number; data: ErrorData };
+  error: TRPCError;
+  dev: boolean;
+}): { message: string; code: number; data: ErrorData } {
+  // tRPC's own stack field is off (isDev: false); development mode puts the error's back.
+  const { stack: _default, ...data } = o.shape.data;
+  const stack = o.error.stack;
+  const cause = o.error.cause;
+  const issues = cause instanceof z.core.$ZodError ? problemsOf(cause) : undefined;
+  let message = o.shape.message;
+  if (issues) message = issues.map((p) => problemLine(p, 'input')).join('; ');
+  else if (o.error.code === 'INTERNAL_SERVER_ERROR' && !(cause instanceof KindedError) && !o.dev) {
+    message = INTERNAL_MESSAGE;
+  }
+  return {
+    ...o.shape,
+    message,
+    data: { ...data, ...(issues ? { issues } : {}), ...(o.dev && stack ? { stack } : {}) },
+  };
+}
+
 const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
   .create({
+    // Stack traces are decided per request (Context.dev), not by NODE_ENV.
+    isDev: false,
+    errorFormatter: ({ shape, error, ctx }) =>
+      formatError({ shape, error, dev: ctx?.dev === true }),
     sse: {
       // Keep proxies from closing a quiet stream; the client reconnects (resuming) if it does.
       ping: { enabled: true, intervalMs: 10_000 },
@@ -55,7 +112,10 @@ const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
   policy: 'INTERNAL_SERVER_ERROR',
 };
 
-/** One place maps the services' typed errors to tRPC codes; routers never catch to rethrow. */
+/**
+ * One place maps the services' typed errors to tRPC codes; routers never catch to rethrow. Text the
+ * database cannot store (a NUL character) is the caller's input, not a server failure.
+ */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
@@ -63,8 +123,25 @@ const mapErrors = t.middleware(async ({ next }) => {
     if (cause instanceof KindedError) {
       throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
     }
+    if (isInvalidText(cause)) {
+      const error = new InvalidInputError(
+        'text must not contain NUL characters or malformed Unicode',
+      );
+      throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+    }
   }
   return result;
+});
+
+/**
+ * Inputs nested deeper than MAX_JSON_DEPTH are refused before any schema recurses into them (a
+ * 20,000-deep spec would overflow the stack and answer 500).
+ */
+const boundedInput = t.middleware(async ({ getRawInput, next }) => {
+  if (nestsDeeperThan(await getRawInput(), MAX_JSON_DEPTH)) {
+    throw new InvalidInputError(`input: ${TOO_DEEP_MESSAGE}`);
+  }
+  return next();
 });
 
 export const router = t.router;
@@ -79,7 +156,8 @@ const cleanInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-const base = t.procedure.use(mapErrors).use(cleanInput);
+// Depth first: the clean-text walk and every schema then meet a bounded input.
+const base = t.procedure.use(mapErrors).use(boundedInput).use(cleanInput);
 
 /**
  * Every resource the input names under a reserved key (`runId`, `policyOptions.skillBankId`,

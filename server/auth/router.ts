@@ -141,7 +141,11 @@ export const authRouter = router({
     .input(
       z
         .object({
-          cursor: z.string().nullish(),
+          // The id of the last row of an earlier page (audit rows have numeric ids).
+          cursor: z
+            .string()
+            .regex(/^\d{1,18}$/, 'must be the nextCursor of an earlier page')
+            .nullish(),
           limit: z.number().int().min(1).max(200).default(50),
         })
         .optional(),

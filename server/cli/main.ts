@@ -15,13 +15,9 @@ import {
   UsageError,
 } from './command.ts';
 import { commands } from './commands/index.ts';
+import { processIO } from './output.ts';
 
-export const processIO: CliIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  input: process.stdin,
-  output: process.stdout,
-};
+export { processIO };
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, internal: 70 } as const;
 
@@ -70,6 +66,44 @@ function isParseArgsError(error: unknown): error is Error & { code: string } {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
+/** A negative number given as an option's value (`-5`, `-0.5`): parseArgs reads it as an option. */
+const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * `-k -5` and `--seed -3` as parseArgs accepts them (`--episodes=-5`, `--seed=-3`): a negative
+ * number after an option that takes a value is that value. The command then validates it and says
+ * what is wrong ("--episodes must be at least 1") instead of "argument is ambiguous".
+ */
+export function joinNegativeValues(args: string[], options: Command['options']): string[] {
+  const byShort = new Map(
+    Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])),
+  );
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = arg.startsWith('--')
+      ? arg.slice(2)
+      : /^-\w$/.test(arg)
+        ? byShort.get(arg[1] as string)
+        : undefined;
+    const value = args[i + 1];
+    if (
+      name &&
+      options[name]?.type === 'string' &&
+      value !== undefined &&
+      NEGATIVE_NUMBER.test(value)
+    ) {
+      out.push(`--${name}=${value}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
@@ -113,7 +147,7 @@ export async function main(
       return EXIT.ok;
     }
     const parsed = parseArgs({
-      args: rest,
+      args: joinNegativeValues(rest, command.options),
       options: command.options,
       allowPositionals: true,
       strict: true,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DECISIONS } from '../../contracts/decisions.ts';
 import { AXES, DESIGNERS } from '../../contracts/rigs.ts';
+import { ROLES } from '../../contracts/roles.ts';
 import {
   EPISODE_ERROR_KINDS,
   EPISODE_OUTCOMES,
@@ -21,6 +22,7 @@ import {
   ErrorKind,
   FailureCategory,
   RigDesigner,
+  Role,
   RunEventType,
   RunKind,
   RunStatus,
@@ -49,6 +51,10 @@ describe('contracts and the schema agree', () => {
     expect(sorted(DESIGNERS)).toEqual(sorted(Object.values(RigDesigner)));
     expect(sorted(DECISIONS)).toEqual(sorted(Object.values(ApprovalDecision)));
     expect(sorted(AXES)).toEqual(sorted(Object.values(DiagnosisAxis)));
+  });
+
+  it('on team roles, in rank order', () => {
+    expect(sorted(ROLES)).toEqual(sorted(Object.values(Role)));
   });
 
   it('on skill categories, edit ops and bank sources', () => {

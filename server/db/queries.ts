@@ -194,3 +194,15 @@ export async function createHarnessVersion(
 export function isUniqueViolation(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'P2002';
 }
+
+/**
+ * PostgreSQL refused the text itself: a NUL character (22021, invalid byte sequence) or one it
+ * cannot translate (22P05), whichever adapter raised it. The caller's input, not a server failure.
+ */
+export function isInvalidText(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const meta = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } })
+    .meta;
+  const code = meta?.driverAdapterError?.cause?.originalCode;
+  return code === '22021' || code === '22P05';
+}

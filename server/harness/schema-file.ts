@@ -3,14 +3,14 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { HarnessSpecSchema } from './spec.ts';
+import { HarnessSpecShapeSchema } from './spec.ts';
 
 export const SPEC_SCHEMA_PATH = fileURLToPath(
   new URL('../../schemas/harness-spec.schema.json', import.meta.url),
 );
 
 export function renderSpecSchema(): string {
-  const schema = z.toJSONSchema(HarnessSpecSchema, { target: 'draft-2020-12', io: 'input' });
+  const schema = z.toJSONSchema(HarnessSpecShapeSchema, { target: 'draft-2020-12', io: 'input' });
   const doc = {
     $id: 'https://envharness.studio/schemas/harness-spec.schema.json',
     title: 'EnvHarness Studio harness spec (version 1)',

@@ -4,34 +4,16 @@
 // A rig job is therefore only its id: any process can rebuild the settings from the row.
 import { z } from 'zod';
 import type { Json } from '../../bridges/core/types.ts';
+import {
+  BandSchema,
+  type RigInput,
+  RigInputSchema,
+  type RigSettings,
+} from '../../contracts/launch.ts';
 import { parseInput } from '../errors.ts';
-import { DESIGNERS } from './designers/index.ts';
-import { BandSchema } from './types.ts';
 
-export const RigInputSchema = z.object({
-  /** `bridge:task`. */
-  task: z.string().regex(/^[^:]+:.+$/, 'task must look like bridge:task'),
-  policy: z.string().min(1),
-  designer: z.enum(DESIGNERS).default('heuristic'),
-  k: z.number().int().min(1).max(100).default(5),
-  maxIterations: z.number().int().min(1).max(50).default(5),
-  band: BandSchema.default([0.4, 0.6]),
-  stepsBand: BandSchema.optional(),
-  defect: z.string().max(2000).optional(),
-  rounds: z.number().int().min(1).max(10).default(1),
-  maxSteps: z.number().int().min(1).max(10_000).default(50),
-  /** First baseline seed; validations use fresh seeds after the baseline's. */
-  seed: z.number().int().min(0).default(0),
-  /** The start state every rollout of the rig plays, for bridges that can pin one (Bridge.pinTask). */
-  scene: z.number().int().min(0).default(0),
-  concurrency: z.number().int().min(1).max(64).optional(),
-  /** Policy options for every rollout (e.g. skill tags); rounds add the lessons of earlier rounds. */
-  policyOptions: z.record(z.string(), z.unknown()).optional(),
-  createdBy: z.string().optional(),
-  projectId: z.string().optional(),
-});
-export type RigInput = z.input<typeof RigInputSchema>;
-export type RigSettings = z.output<typeof RigInputSchema>;
+// The rig launch input is a contract: the studio's rig form validates with the same schema.
+export { type RigInput, RigInputSchema, type RigSettings };
 
 export type RigQueueKind = 'local' | 'bullmq';
 

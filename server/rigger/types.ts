@@ -2,6 +2,7 @@
 // Validate decides. Designers see trajectories and the environment's interface, never the policy.
 import { z } from 'zod';
 import type { Action, Json, TaskFilter, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
+import { BandSchema } from '../../contracts/launch.ts';
 import type {
   Axis,
   Claim,
@@ -94,9 +95,7 @@ export interface Attempt {
   feedback: string;
 }
 
-export const BandSchema = z
-  .tuple([z.number().min(0), z.number().min(0)])
-  .refine(([lo, hi]) => lo <= hi, 'band: lo must not exceed hi');
+export { BandSchema };
 
 export const RigConstraintsSchema = z.object({
   band: BandSchema.default([0.4, 0.6]),

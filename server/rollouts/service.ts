@@ -2,14 +2,10 @@
 // wait for it, read it back page by page, and resume what a dead process left unfinished. The tRPC
 // routers, the CLI and the EnvRigger all call one Rollouts instance, built by the composition root
 // (server/compose.ts) with its database, engine, event log and queues.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { firstIssue } from '../../contracts/issues.ts';
-import {
-  InvalidLoopLimitSchema,
-  isFinalStatus,
-  PolicyOptionsSchema,
-  RewardParamsSchema,
-} from '../../contracts/runs.ts';
+import { type LaunchRunInput, LaunchRunInputSchema } from '../../contracts/launch.ts';
+import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
 import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
@@ -27,37 +23,8 @@ import { DEFAULT_MAX_STEPS } from './types.ts';
 /** Worker threads when the composition root does not say (it passes ROLLOUT_MAX_WORKERS). */
 const DEFAULT_MAX_WORKERS = 8;
 
-export { RewardParamsSchema };
-
-export const LaunchRunInputSchema = z.object({
-  /** A HarnessSpec (validated here). */
-  spec: z.unknown(),
-  policy: z.string().min(1),
-  /** Defaults to the spec's base task. */
-  taskIds: z.array(z.string().min(1)).min(1).max(1000).optional(),
-  /** Seeds per task; ignored when `seeds` is given. */
-  k: z.number().int().min(1).max(100_000).default(1),
-  seeds: z
-    .array(z.number().int().min(-2_147_483_648).max(2_147_483_647))
-    .min(1)
-    .max(100_000)
-    .optional(),
-  /** First seed: seeds are seed, seed+1, … seed+k−1. */
-  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).default(0),
-  maxSteps: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_STEPS),
-  concurrency: z.number().int().min(1).max(64).optional(),
-  queue: z.enum(['local', 'bullmq']).optional(),
-  kind: z.enum(['baseline', 'validation', 'rig', 'adhoc']).default('adhoc'),
-  harnessVersionId: z.string().optional(),
-  rewardParams: RewardParamsSchema.partial().optional(),
-  /** Consecutive invalid actions that end an episode (invalid_action_loop). */
-  invalidLoopLimit: InvalidLoopLimitSchema.max(10_000).optional(),
-  projectId: z.string().optional(),
-  createdBy: z.string().optional(),
-  /** Handed to the policy (PolicyContext.options), e.g. skill tags; stored with the run's settings. */
-  policyOptions: PolicyOptionsSchema.optional(),
-});
-export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
+// The launch input is a contract: the studio's launch form validates with the same schema.
+export { type LaunchRunInput, LaunchRunInputSchema, RewardParamsSchema };
 
 export const MAX_EPISODES_PER_RUN = 100_000;
 

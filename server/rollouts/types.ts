@@ -65,5 +65,5 @@ export interface EpisodeResult {
   seed: number;
 }
 
-export const DEFAULT_MAX_STEPS = 50;
+export { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
 export { DEFAULT_INVALID_LOOP_LIMIT } from '../../contracts/outcomes.ts';

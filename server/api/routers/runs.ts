@@ -1,6 +1,7 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import { LaunchRunFieldsSchema, lastSeedInRange } from '../../../contracts/launch.ts';
 import { RunListInputSchema } from '../../../contracts/run-list.ts';
 import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
 import {
@@ -10,7 +11,6 @@ import {
   stepFlags,
 } from '../../rollouts/reads.ts';
 import { runFacets, runsPage } from '../../rollouts/run-list.ts';
-import { LaunchRunInputSchema } from '../../rollouts/service.ts';
 import {
   owns,
   researcherProcedure,
@@ -35,7 +35,7 @@ export const runsRouter = router({
 
   launch: researcherProcedure
     .use(owns('harnessVersion', 'harnessVersionId'))
-    .input(LaunchRunInputSchema.omit({ projectId: true, createdBy: true }))
+    .input(LaunchRunFieldsSchema.omit({ projectId: true, createdBy: true }).check(lastSeedInRange))
     .mutation(({ input, ctx }) =>
       ctx.services.rollouts.launchRun({
         ...input,

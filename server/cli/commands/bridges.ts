@@ -1,3 +1,4 @@
+import { availabilityOf } from '../../../bridges/core/capabilities.ts';
 import { type Command, flag, json } from '../command.ts';
 
 export const command: Command = {
@@ -14,6 +15,7 @@ export const command: Command = {
         splits: b.splits,
         tools: b.tools(),
         ...(b.textTool ? { textTool: b.textTool } : {}),
+        availability: availabilityOf(b),
       })),
     );
     if (flag(values, 'json')) {
@@ -24,6 +26,8 @@ export const command: Command = {
       io.out(
         `${r.name}  (${r.tasks} tasks; splits ${r.splits.join(', ')}; tools ${r.tools.map((t) => t.name).join(', ')})\n  ${r.description}\n`,
       );
+      const a = r.availability;
+      if (!a.available) io.out(`  unavailable here: ${a.reason}. Fix: ${a.fix}\n`);
     }
     return 0;
   },
