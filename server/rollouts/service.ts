@@ -18,7 +18,6 @@ import type { RunEventRecord, RunEvents } from './events.ts';
 import { LocalQueue } from './local-queue.ts';
 import * as reads from './reads.ts';
 import { type Resumer, startResumer } from './resume.ts';
-import { DEFAULT_MAX_STEPS } from './types.ts';
 
 /** Worker threads when the composition root does not say (it passes ROLLOUT_MAX_WORKERS). */
 const DEFAULT_MAX_WORKERS = 8;
