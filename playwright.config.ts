@@ -74,7 +74,8 @@ export default defineConfig({
     command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
     url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // next build takes 30–50 s on a quiet 2-core machine and minutes under load.
+    timeout: 420_000,
     stdout: 'pipe',
     stderr: 'pipe',
     // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
