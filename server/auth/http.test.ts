@@ -198,7 +198,7 @@ describe('sign-in forms and redirects', () => {
     expect(await nul.text()).toContain('the email field has NUL at character 9');
     const big = await form(`email=r%40x.test&password=${'a'.repeat(20_000)}`);
     expect(big.status).toBe(413);
-    expect(await big.text()).toContain('form too large');
+    expect(await big.text()).toContain('larger than 16 KB');
   });
 
   it('the API refuses a lone surrogate with a 400 that says where', async () => {

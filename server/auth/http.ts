@@ -11,6 +11,7 @@ import { SignInThrottledError } from './throttle.ts';
 import type { ShareScope } from './tokens.ts';
 
 const FORM_LIMIT = 16 * 1024;
+const FORM_TOO_LARGE = `The form is larger than ${FORM_LIMIT / 1024} KB.`;
 
 /** A form body past FORM_LIMIT: answered 413, never read to the end. */
 class FormTooLargeError extends InvalidInputError {
@@ -45,12 +46,12 @@ function cookie(name: string, value: string, maxAgeSeconds: number): string {
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (Number.isFinite(declared) && declared > FORM_LIMIT)
-    throw new FormTooLargeError('form too large');
+    throw new FormTooLargeError(FORM_TOO_LARGE);
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > FORM_LIMIT) throw new FormTooLargeError('form too large');
+    if (size > FORM_LIMIT) throw new FormTooLargeError(FORM_TOO_LARGE);
     chunks.push(chunk);
   }
   const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
