@@ -91,7 +91,8 @@ test('a rejected candidate stays rejected; approving a version with errors needs
     version: 1,
     env: {
       type: 'contract',
-      code: "export function filterObservation(o) { throw new Error('boom'); }",
+      // It passes the editor's dry episode (reset and 3 steps) and throws from the 5th observation on.
+      code: "let seen = 0;\nexport function filterObservation(o) { if (++seen > 4) throw new Error('boom'); return o; }",
       env: { type: 'base', bridge: 'household', task },
     },
   };
