@@ -44,10 +44,12 @@ test('compose, check, undo, lay out, export/import and version a harness graph',
   await connectNodes(page, 'env', contract, 'env');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
 
-  // Unplug the environment from the output, then wire env -> contract -> output.
+  // Unplug the environment from the output (Delete removes the edge, not the contract that was
+  // selected before it), then wire env -> contract -> output.
   await page.getByTestId('rf__edge-e:env->output:env').click();
   await page.keyboard.press('Delete');
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
   await connectNodes(page, 'env', contract, 'env');
   await connectNodes(page, contract, 'output', 'env');
   await expect(page.locator('.react-flow__edge')).toHaveCount(2);

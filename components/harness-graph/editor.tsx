@@ -45,9 +45,7 @@ const FIT = { padding: 0.2, maxZoom: 1 };
 function useEditor(initial: Graph) {
   const h = useGraphHistory(initial);
   const spec = useMemo(() => graphToSpec(h.graph), [h.graph]);
-  const url = useUrlState();
-  const selectedId = url.get('node');
-  const select = (id: string | null) => url.set({ node: id });
+  const { selectedId, select } = useSelection();
   const requestFit = useFitView();
   // Whether the spec runs, asked of the server; nodes with problems show them.
   const validation = useSpecValidation(spec, h.graph);
@@ -76,6 +74,33 @@ function useEditor(initial: Graph) {
       requestFit(FIT);
     },
   };
+}
+
+/**
+ * The selected node: React state, mirrored into the URL (?node=) so a link shows it. The URL alone
+ * is not enough: router.replace lands a render later, and a Delete pressed before it would still
+ * find the old node selected and remove it with the edge (React Flow deletes whatever is selected).
+ * A URL that changes by itself (a link, back/forward) moves the selection.
+ */
+function useSelection() {
+  const url = useUrlState();
+  const inUrl = url.get('node');
+  const [selectedId, setSelectedId] = useState(inUrl);
+  const [lastUrl, setLastUrl] = useState(inUrl);
+  // What we last wrote, until the URL shows it: URLs passing on the way (two quick selections)
+  // are our own and move nothing.
+  const [writing, setWriting] = useState<{ id: string | undefined } | null>(null);
+  if (inUrl !== lastUrl) {
+    setLastUrl(inUrl);
+    if (!writing) setSelectedId(inUrl);
+    else if (writing.id === inUrl) setWriting(null);
+  }
+  const select = (id: string | null) => {
+    setSelectedId(id ?? undefined);
+    setWriting((id ?? undefined) === inUrl ? null : { id: id ?? undefined });
+    url.set({ node: id });
+  };
+  return { selectedId, select };
 }
 
 function EditorInner({ initial, actions, below }: EditorProps) {

@@ -66,10 +66,23 @@ describe('React Flow changes to edits', () => {
     ];
     expect(readNodeChanges(changes, 'c')).toEqual({
       moving: { a: { x: 1, y: 2 } },
+      measured: {},
       removed: ['c'],
       selection: [null],
     });
     expect(readNodeChanges(changes, 'a').selection).toEqual([]);
+  });
+
+  it('keeps measured sizes and hands them back, so React Flow does not hide nodes to re-measure', () => {
+    const changes: NodeChange<FlowNode>[] = [
+      { type: 'dimensions', id: graph.nodes[0]!.id, dimensions: { width: 240, height: 64 } },
+      { type: 'dimensions', id: 'b' },
+    ];
+    const { measured } = readNodeChanges(changes, undefined);
+    expect(measured).toEqual({ [graph.nodes[0]!.id]: { width: 240, height: 64 } });
+    const nodes = toFlowNodes(graph, new Map(), { dragging: {}, selectedId: undefined, measured });
+    expect(nodes[0]!.measured).toEqual({ width: 240, height: 64 });
+    expect(nodes[1]!.measured).toBeUndefined();
   });
 
   it('selects a node and clears only the selected one on deselect', () => {

@@ -18,7 +18,12 @@ export function issuesByNode(spec: ToSpecResult): Map<string, string> {
 export function toFlowNodes(
   graph: Graph,
   issues: Map<string, string>,
-  view: { dragging: Record<string, XY>; selectedId: string | undefined },
+  view: {
+    dragging: Record<string, XY>;
+    selectedId: string | undefined;
+    /** Sizes React Flow measured: handed back so a re-render does not hide nodes to re-measure them. */
+    measured?: Record<string, Size>;
+  },
 ): FlowNode[] {
   return graph.nodes.map((n) => {
     const issue = issues.get(n.id);
@@ -29,6 +34,7 @@ export function toFlowNodes(
       data: issue ? { gnode: n, issue } : { gnode: n },
       selected: n.id === view.selectedId,
       deletable: n.kind !== 'output',
+      ...(view.measured?.[n.id] ? { measured: view.measured[n.id] } : {}),
     };
   });
 }
@@ -45,9 +51,16 @@ export function toFlowEdges(graph: Graph, selectedEdges: string[]): Edge[] {
   }));
 }
 
+export interface Size {
+  width: number;
+  height: number;
+}
+
 export interface NodeEdits {
   /** Positions of nodes being dragged (committed to the model on drag stop). */
   moving: Record<string, XY>;
+  /** Node sizes React Flow measured (it hides a node whose size it does not know). */
+  measured: Record<string, Size>;
   removed: string[];
   /**
    * The selection after the changes, as at most one edit: a node id selects it, null clears it.
@@ -62,11 +75,12 @@ export function readNodeChanges(
   changes: NodeChange<FlowNode>[],
   selectedId: string | undefined,
 ): NodeEdits {
-  const edits: NodeEdits = { moving: {}, removed: [], selection: [] };
+  const edits: NodeEdits = { moving: {}, measured: {}, removed: [], selection: [] };
   let picked: string | undefined;
   let cleared = false;
   for (const c of changes) {
     if (c.type === 'position' && c.position) edits.moving[c.id] = c.position;
+    else if (c.type === 'dimensions' && c.dimensions) edits.measured[c.id] = c.dimensions;
     else if (c.type === 'select') {
       if (c.selected) picked = c.id;
       else if (c.id === selectedId) cleared = true;

@@ -3,8 +3,6 @@
 // state, so the fit runs in an effect after React has committed the new nodes and React Flow has
 // taken them (its store updater is a child, whose effects run first); React Flow's fitView then
 // waits until those nodes are measured before it fits (its fitView queue), so no timer is needed.
-// (useNodesInitialized cannot gate it here: the editor rebuilds its nodes from the model on every
-// render without `measured`, so React Flow's nodesInitialized flag stays false.)
 import { type FitViewOptions, useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 

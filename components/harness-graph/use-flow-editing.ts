@@ -4,7 +4,7 @@
 // the history.
 import type { Connection, Edge, EdgeChange, NodeChange, OnNodeDrag } from '@xyflow/react';
 import { useState } from 'react';
-import { readEdgeChanges, readNodeChanges, toFlowEdges, toFlowNodes } from './flow.ts';
+import { readEdgeChanges, readNodeChanges, type Size, toFlowEdges, toFlowNodes } from './flow.ts';
 import { type Command, canConnect, type Graph, type InputHandle, type XY } from './model.ts';
 import type { FlowNode } from './nodes.tsx';
 
@@ -19,11 +19,13 @@ export function useFlowEditing(args: {
   const { graph, issues, run, selectedId, select } = args;
   const [dragging, setDragging] = useState<Record<string, XY>>({});
   const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
+  const [measured, setMeasured] = useState<Record<string, Size>>({});
 
   const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
     const edits = readNodeChanges(changes, selectedId);
     for (const id of edits.selection) select(id);
     if (Object.keys(edits.moving).length) setDragging((d) => ({ ...d, ...edits.moving }));
+    if (Object.keys(edits.measured).length) setMeasured((m) => ({ ...m, ...edits.measured }));
     if (edits.removed.length) run({ type: 'remove', ids: edits.removed });
   };
   const onEdgesChange = (changes: EdgeChange[]) => {
@@ -47,7 +49,7 @@ export function useFlowEditing(args: {
   };
 
   return {
-    nodes: toFlowNodes(graph, issues, { dragging, selectedId }),
+    nodes: toFlowNodes(graph, issues, { dragging, selectedId, measured }),
     edges: toFlowEdges(graph, selectedEdges),
     onNodesChange,
     onEdgesChange,

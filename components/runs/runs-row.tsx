@@ -63,15 +63,15 @@ export function RunRow({
       {!compact ? (
         <TD className="font-mono text-xs" data-testid="run-task">
           {r.lineage.tasks.map((t, i) => (
-            <div key={t.path} className="whitespace-nowrap">
+            <div key={t.path} className="max-w-52">
               {i > 0 ? '→ ' : ''}
-              {t.bridge}:{t.task}
+              <BreakAfterColon text={`${t.bridge}:${t.task}`} />
             </div>
           ))}
         </TD>
       ) : null}
-      <TD className="max-w-64 truncate font-mono text-xs" title={r.policy}>
-        {r.policy}
+      <TD className="max-w-52 font-mono text-xs break-words" title={r.policy}>
+        <BreakAfterColon text={r.policy} />
       </TD>
       <TD>
         <RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />
@@ -101,5 +101,18 @@ export function RunRow({
         {ago(r.createdAt)}
       </TD>
     </TR>
+  );
+}
+
+/** `kind:name` that may wrap after its colon, so long ids do not widen the table past the page. */
+function BreakAfterColon({ text }: { text: string }) {
+  const at = text.indexOf(':') + 1;
+  if (at === 0) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      <wbr />
+      {text.slice(at)}
+    </>
   );
 }
