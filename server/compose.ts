@@ -8,7 +8,7 @@ import '#server-only';
 import type { BridgeRegistry } from '../bridges/index.ts';
 import { StudioPool } from './api/studio-pool.ts';
 import { Accounts, authOptions } from './auth/service.ts';
-import { bridgesFromConfig } from './bridges.ts';
+import { bridgesFromConfig, warnLeftOut } from './bridges.ts';
 import { Catalogue } from './catalogue.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
@@ -70,7 +70,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     o.db ?? (await openDb(configuredTarget(cfg), { retry: { maxMs: cfg.DB_RETRY_MS } }));
   const owned = o.db === undefined;
   const db = handle.db;
-  const bridges = bridgesFromConfig(cfg);
+  const bridges = bridgesFromConfig(cfg, { onUnavailable: warnLeftOut() });
   const engine =
     typeof o.engine === 'function' ? o.engine(bridges) : (o.engine ?? defaultEngine(bridges));
   const events = new RunEvents(db, cfg.REDIS_URL);

@@ -1,0 +1,67 @@
+// OpenEnv's wire shapes (meta-pytorch/OpenEnv src/openenv/core/env_server/types.py and
+// serialization.py), as zod schemas: a server that answers otherwise fails with an EnvInfraError that
+// names the route and the field, never deep inside an agent.
+import { z } from 'zod';
+import type { Json } from '../core/types.ts';
+
+export const JsonZ: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.null(),
+    z.boolean(),
+    z.number(),
+    z.string(),
+    z.array(JsonZ),
+    z.record(z.string(), JsonZ),
+  ]),
+);
+export const JsonObjectZ = z.record(z.string(), JsonZ);
+
+/** WSErrorCode (types.py). */
+export const WS_ERROR_CODES = [
+  'INVALID_JSON',
+  'UNKNOWN_TYPE',
+  'VALIDATION_ERROR',
+  'EXECUTION_ERROR',
+  'CAPACITY_REACHED',
+  'FACTORY_ERROR',
+  'SESSION_ERROR',
+] as const;
+export type WSErrorCode = (typeof WS_ERROR_CODES)[number];
+
+/** HealthResponse: `healthy`, `unhealthy` or `degraded`. */
+export const HealthReplyZ = z.object({ status: z.string() });
+
+/** SchemaResponse: JSON Schemas of the action, the observation and the state. */
+export const SchemaReplyZ = z.object({
+  action: JsonObjectZ,
+  observation: JsonObjectZ,
+  state: JsonObjectZ,
+});
+export type SchemaReply = z.infer<typeof SchemaReplyZ>;
+
+/** EnvironmentMetadata (optional route: older servers have none). */
+export const MetadataReplyZ = z.object({
+  name: z.string().optional(),
+  description: z.string().nullish(),
+  version: z.string().nullish(),
+});
+
+/** serialize_observation(): the observation's own fields, reward and done promoted beside it. */
+export const SerializedObservationZ = z.object({
+  observation: JsonObjectZ,
+  reward: z.union([z.number(), z.boolean()]).nullish(),
+  done: z.boolean().default(false),
+  metadata: JsonObjectZ.nullish(),
+});
+export type SerializedObservation = z.infer<typeof SerializedObservationZ>;
+
+/** WSObservationResponse | WSStateResponse | WSErrorResponse. */
+export const WSReplyZ = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('observation'), data: SerializedObservationZ }),
+  z.object({ type: z.literal('state'), data: JsonObjectZ }),
+  z.object({
+    type: z.literal('error'),
+    data: z.looseObject({ message: z.string().default(''), code: z.string().default('') }),
+  }),
+]);
+export type WSReply = z.infer<typeof WSReplyZ>;
