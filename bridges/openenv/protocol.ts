@@ -65,3 +65,27 @@ export const WSReplyZ = z.discriminatedUnion('type', [
   }),
 ]);
 export type WSReply = z.infer<typeof WSReplyZ>;
+
+/** What a client sends on `/ws` (WSResetMessage | WSStepMessage | WSStateMessage | WSCloseMessage). */
+export const WSIncomingZ = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('reset'), data: JsonObjectZ.default({}) }).strict(),
+  z.object({ type: z.literal('step'), data: JsonObjectZ }).strict(),
+  z.object({ type: z.literal('state') }).strict(),
+  z.object({ type: z.literal('close') }).strict(),
+]);
+export type WSIncoming = z.infer<typeof WSIncomingZ>;
+
+/** ResetRequest: `seed` (≥ 0) and `episode_id`, plus any keyword arguments of the env's reset. */
+export const ResetDataZ = z.looseObject({
+  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).nullish(),
+  episode_id: z.string().max(255).nullish(),
+  task_id: z.string().min(1).nullish(),
+});
+
+/** One pydantic-style validation error, as OpenEnv puts them in a VALIDATION_ERROR's `errors`. */
+export interface ValidationIssue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: Json;
+}
