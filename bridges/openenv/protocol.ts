@@ -16,6 +16,14 @@ export const JsonZ: z.ZodType<Json> = z.lazy(() =>
 );
 export const JsonObjectZ = z.record(z.string(), JsonZ);
 
+/**
+ * An object straight from JSON.parse: every value is JSON already, so only the top level is checked
+ * (a deep JsonZ walk of every observation and state dict cost more than the round trip itself).
+ */
+const ParsedObjectZ = z.record(z.string(), z.unknown()) as unknown as z.ZodType<
+  z.infer<typeof JsonObjectZ>
+>;
+
 /** WSErrorCode (types.py). */
 export const WS_ERROR_CODES = [
   'INVALID_JSON',
@@ -33,9 +41,9 @@ export const HealthReplyZ = z.object({ status: z.string() });
 
 /** SchemaResponse: JSON Schemas of the action, the observation and the state. */
 export const SchemaReplyZ = z.object({
-  action: JsonObjectZ,
-  observation: JsonObjectZ,
-  state: JsonObjectZ,
+  action: ParsedObjectZ,
+  observation: ParsedObjectZ,
+  state: ParsedObjectZ,
 });
 export type SchemaReply = z.infer<typeof SchemaReplyZ>;
 
@@ -48,17 +56,17 @@ export const MetadataReplyZ = z.object({
 
 /** serialize_observation(): the observation's own fields, reward and done promoted beside it. */
 export const SerializedObservationZ = z.object({
-  observation: JsonObjectZ,
+  observation: ParsedObjectZ,
   reward: z.union([z.number(), z.boolean()]).nullish(),
   done: z.boolean().default(false),
-  metadata: JsonObjectZ.nullish(),
+  metadata: ParsedObjectZ.nullish(),
 });
 export type SerializedObservation = z.infer<typeof SerializedObservationZ>;
 
 /** WSObservationResponse | WSStateResponse | WSErrorResponse. */
 export const WSReplyZ = z.discriminatedUnion('type', [
   z.object({ type: z.literal('observation'), data: SerializedObservationZ }),
-  z.object({ type: z.literal('state'), data: JsonObjectZ }),
+  z.object({ type: z.literal('state'), data: ParsedObjectZ }),
   z.object({
     type: z.literal('error'),
     data: z.looseObject({ message: z.string().default(''), code: z.string().default('') }),
@@ -68,8 +76,8 @@ export type WSReply = z.infer<typeof WSReplyZ>;
 
 /** What a client sends on `/ws` (WSResetMessage | WSStepMessage | WSStateMessage | WSCloseMessage). */
 export const WSIncomingZ = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('reset'), data: JsonObjectZ.default({}) }).strict(),
-  z.object({ type: z.literal('step'), data: JsonObjectZ }).strict(),
+  z.object({ type: z.literal('reset'), data: ParsedObjectZ.default({}) }).strict(),
+  z.object({ type: z.literal('step'), data: ParsedObjectZ }).strict(),
   z.object({ type: z.literal('state') }).strict(),
   z.object({ type: z.literal('close') }).strict(),
 ]);
