@@ -2,7 +2,8 @@
 // playwright.config.ts): pick its task, read its action schema, run the generic scripted baseline,
 // and open a trajectory whose steps keep the server's own reply.
 import { expect, test } from '@playwright/test';
-import { snap, trpcQuery, waitForRun } from './helpers.ts';
+import WebSocket from 'ws';
+import { snap, trpcMutation, trpcQuery, waitForRun } from './helpers.ts';
 
 interface Step {
   index: number;
@@ -49,4 +50,40 @@ test('attach an OpenEnv server, pick its task, run a baseline, open the trajecto
   );
   await expect(page.getByTestId('episode-summary')).toContainText('final-reward');
   await snap(page, 'openenv-trajectory');
+});
+
+test('serve a harness version to a trainer from the studio, with its live session count', async ({
+  page,
+}) => {
+  const created = await trpcMutation<{ harnessId: string; version: { version: number } }>(
+    page,
+    'harnesses.create',
+    {
+      name: 'Served to a trainer',
+      spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+    },
+  );
+  await page.goto(`/harnesses/${created.harnessId}`);
+  const panel = page.getByTestId('serve-panel');
+  await expect(panel.getByTestId('serve-command')).toHaveText(
+    `npx harness serve --spec harness:${created.harnessId}@1 --port 8000`,
+  );
+  await panel.getByTestId('serve-start').click();
+  await expect(panel.getByTestId('serve-live')).toContainText('0 sessions open');
+  const url = (await panel.getByTestId('serve-url').textContent())!.trim();
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  await expect(panel.getByTestId('serve-python')).toContainText(`url = "${url}"`);
+
+  // A trainer connects over /ws as OpenEnv's client does: the count goes live.
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+  const reply = new Promise<string>((r) => ws.once('message', (d) => r(d.toString())));
+  await new Promise((r) => ws.once('open', r));
+  ws.send(JSON.stringify({ type: 'reset', data: { seed: 3 } }));
+  expect(JSON.parse(await reply)).toMatchObject({ type: 'observation' });
+  await expect(panel.getByTestId('serve-live')).toContainText('1 session open · 1 episodes');
+  await snap(page, 'openenv-serve-panel');
+  ws.close();
+  await expect(panel.getByTestId('serve-live')).toContainText('0 sessions open');
+  await panel.getByTestId('serve-stop').click();
+  await expect(panel.getByTestId('serve-start')).toBeVisible();
 });

@@ -8,7 +8,8 @@ describe('serve texts', () => {
       version: 1,
       env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
     });
-    expect(py).toContain('GenericEnvClient(base_url="http://127.0.0.1:4000")');
+    expect(py).toContain('url = "http://127.0.0.1:4000"');
+    expect(py).toContain('GenericEnvClient(base_url=url).sync()');
     expect(py).toContain('household:eval_seen-001');
   });
 });

@@ -11,11 +11,14 @@ export function pythonSnippet(url: string, spec: HarnessSpec): string {
   return [
     'from openenv.core import GenericEnvClient',
     '',
-    `with GenericEnvClient(base_url="${url}").sync() as env:`,
-    `    result = env.reset(seed=0)  # the episode seed of harness rollout (${base.bridge}:${base.task})`,
+    `# ${base.bridge}:${base.task}; seed = the episode seed of harness rollout`,
+    `url = "${url}"`,
+    'with GenericEnvClient(base_url=url).sync() as env:',
+    '    result = env.reset(seed=0)',
     '    while not result.done:',
-    '        legal = result.observation.get("legal_actions") or ["look"]',
-    '        result = env.step({"message": legal[0]})  # or {"tool": name, "args": {...}}',
-    '    print(result.reward, result.metadata.get("evaluation"))',
+    '        moves = result.observation.get("legal_actions")',
+    '        # a text tool takes {"message": …}; any tool {"tool", "args"}',
+    '        result = env.step({"message": moves[0]})',
+    '    print(result.reward, result.metadata["evaluation"])',
   ].join('\n');
 }

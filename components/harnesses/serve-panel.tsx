@@ -16,12 +16,12 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { pythonSnippet, serveCommand } from './serve-model.ts';
 
-function CodeBlock({ text, testId }: { text: string; testId: string }) {
+function CodeBlock({ text, testId, wrap }: { text: string; testId: string; wrap?: boolean }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="relative">
       <pre
-        className="overflow-x-auto rounded-lg border bg-muted px-3 py-2 pr-10 font-mono text-xs leading-relaxed"
+        className={`overflow-x-auto rounded-lg border bg-muted px-3 py-2 pr-10 font-mono text-xs leading-relaxed ${wrap ? 'whitespace-pre-wrap wrap-anywhere' : ''}`}
         data-testid={testId}
       >
         {text}
@@ -82,7 +82,7 @@ export function ServePanel({
         </p>
         <div>
           <div className="mb-1 text-xs font-medium text-muted-foreground">From a terminal</div>
-          <CodeBlock text={command} testId="serve-command" />
+          <CodeBlock text={command} testId="serve-command" wrap />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <span className="text-xs font-medium text-muted-foreground">URL</span>
