@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Services } from '../../compose.ts';
 import { createTestDb, type TestDb } from '../../db/testing.ts';
+import { resolveServedSpec } from '../../serve/spec.ts';
 import { callerFor, testServices } from '../../testing/services.ts';
 
 describe('serving router', () => {
@@ -52,5 +53,24 @@ describe('serving router', () => {
     expect(await caller.serving.stop({ harnessVersionId })).toEqual({ stopped: true });
     expect(await caller.serving.byVersion({ harnessVersionId })).toBeNull();
     ws.terminate();
+
+    // What `harness serve --spec harness:<id>[@version]` resolves to.
+    const o = {
+      bridges: services.bridges,
+      loadFile: () => {
+        throw new Error('no file here');
+      },
+      db: async () => services.db,
+    };
+    const latest = await resolveServedSpec(`harness:${created.harnessId}`, o);
+    expect(latest).toMatchObject({
+      harnessVersionId,
+      label: 'harness served v1',
+      bridgeMode: false,
+    });
+    await expect(resolveServedSpec(`harness:${created.harnessId}@7`, o)).rejects.toThrow(
+      /has no version 7 \(versions: 1\)/,
+    );
+    expect(await resolveServedSpec('toy24', o)).toMatchObject({ bridgeMode: true });
   });
 });
