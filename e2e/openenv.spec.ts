@@ -80,7 +80,9 @@ test('serve a harness version to a trainer from the studio, with its live sessio
   await new Promise((r) => ws.once('open', r));
   ws.send(JSON.stringify({ type: 'reset', data: { seed: 3 } }));
   expect(JSON.parse(await reply)).toMatchObject({ type: 'observation' });
-  await expect(panel.getByTestId('serve-live')).toContainText('1 session open · 1 episodes');
+  await expect(panel.getByTestId('serve-live')).toContainText(
+    '1 session open · 1 episode · 0 steps',
+  );
   await snap(page, 'openenv-serve-panel');
   ws.close();
   await expect(panel.getByTestId('serve-live')).toContainText('0 sessions open');

@@ -14,6 +14,7 @@ import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
+import { countOf } from '../ui/plural.ts';
 import { pythonSnippet, serveCommand } from './serve-model.ts';
 
 function CodeBlock({ text, testId, wrap }: { text: string; testId: string; wrap?: boolean }) {
