@@ -92,8 +92,8 @@ export function ServePanel({
           </code>
           {endpoint ? (
             <Badge variant="success" data-testid="serve-live">
-              served here · {endpoint.sessions} session{endpoint.sessions === 1 ? '' : 's'} open ·{' '}
-              {endpoint.episodes} episodes · {endpoint.steps} steps
+              served here · {countOf(endpoint.sessions, 'session')} open ·{' '}
+              {countOf(endpoint.episodes, 'episode')} · {countOf(endpoint.steps, 'step')}
             </Badge>
           ) : (
             <span className="text-xs text-muted-foreground">(with the command above)</span>
