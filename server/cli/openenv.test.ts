@@ -96,7 +96,8 @@ describe('an OpenEnv server on the command line', () => {
     expect((after.ws_step ?? 0) - (before.ws_step ?? 0)).toBeGreaterThanOrEqual(3);
     expect(after.http_reset ?? 0).toBe(0);
     expect(after.http_step ?? 0).toBe(0);
-  });
+    // The database opens and the episode workers start within the test: slower on a loaded machine.
+  }, 90_000);
 
   it('leaves a server that is down out of the list, saying why', async () => {
     const down = { ...cfg, OPENENV_ENVS: `${cfg.OPENENV_ENVS},gone=http://127.0.0.1:9` };
