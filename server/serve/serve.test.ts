@@ -251,6 +251,14 @@ describe('a served harness', () => {
     b.ws.close();
   });
 
+  it('says in one sentence that a port is taken', async () => {
+    const spec = parseSpec({ version: 1, env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' } });
+    const first = await serve(spec);
+    await expect(serve(spec, { port: first.port })).rejects.toThrow(
+      `port ${first.port} is in use on 127.0.0.1; pick another (0 takes a free one)`,
+    );
+  });
+
   it('refuses sessions over --max-sessions with CAPACITY_REACHED, and closes idle ones', async () => {
     const spec = parseSpec({ version: 1, env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' } });
     const server = await serve(spec, { maxSessions: 1, idleTimeoutMs: 300 });

@@ -18,7 +18,7 @@ import {
 } from '../../bridges/openenv/protocol.ts';
 import { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
 import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
-import { kindOf } from '../errors.ts';
+import { ConflictError, InvalidInputError, kindOf } from '../errors.ts';
 import type { StepRecord } from '../harness/types.ts';
 import type { SessionEngine } from './engine.ts';
 import type { EpisodeStart } from './episodes.ts';
@@ -570,7 +570,19 @@ export async function startOpenEnvServer(o: ServeOptions): Promise<OpenEnvServer
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
+    http.once('error', (e: NodeJS.ErrnoException) => {
+      clearInterval(sweeper);
+      const where = `${o.host ?? '127.0.0.1'}:${o.port ?? 0}`;
+      if (e.code === 'EADDRINUSE')
+        reject(
+          new ConflictError(
+            `port ${o.port} is in use on ${o.host ?? '127.0.0.1'}; pick another (0 takes a free one)`,
+          ),
+        );
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES')
+        reject(new InvalidInputError(`cannot listen on ${where} (${e.code})`));
+      else reject(e);
+    });
     http.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
   });
   const address = http.address() as AddressInfo;
