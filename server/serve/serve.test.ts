@@ -251,6 +251,37 @@ describe('a served harness', () => {
     b.ws.close();
   });
 
+  it('keeps sessions independent: each has its own hook sandbox', async () => {
+    const spec = parseSpec({
+      version: 1,
+      env: {
+        type: 'contract',
+        code: [
+          'let n = 0;',
+          "export function filterObservation(o) { n += 1; return { ...o, text: '#' + n }; }",
+        ].join('\n'),
+        env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' },
+      },
+    });
+    const server = await serve(spec);
+    const a = connect(server);
+    const b = connect(server);
+    const combine = { tool: 'combine', args: { a: 1, op: '+', b: 2 } };
+    const a0 = await a.ask({ type: 'reset', data: { seed: 0 } });
+    const a1 = await a.ask({ type: 'step', data: combine });
+    const b0 = await b.ask({ type: 'reset', data: { seed: 0 } });
+    const a2 = await a.ask({
+      type: 'step',
+      data: { tool: 'combine', args: { a: 3, op: '+', b: 3 } },
+    });
+    const b1 = await b.ask({ type: 'step', data: combine });
+    const text = (r: Reply) => r.data.observation?.text;
+    expect([a0, a1, a2].map(text)).toEqual(['#1', '#2', '#3']);
+    expect([b0, b1].map(text)).toEqual(['#1', '#2']);
+    a.ws.close();
+    b.ws.close();
+  });
+
   it('says in one sentence that a port is taken', async () => {
     const spec = parseSpec({ version: 1, env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' } });
     const first = await serve(spec);
