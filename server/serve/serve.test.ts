@@ -104,6 +104,26 @@ describe('harness serve, played by a Python OpenEnv client', () => {
     expect(last.data.metadata?.step).toBe(commands.length);
   });
 
+  it('answers every OpenEnv HTTP route; /reset and /step are stateless', () => {
+    const [health, metadata, state, reset, step, bad] = python(url, [
+      { http: { method: 'GET', path: '/health' } },
+      { http: { method: 'GET', path: '/metadata' } },
+      { http: { method: 'GET', path: '/state' } },
+      { http: { method: 'POST', path: '/reset', body: { seed: 4 } } },
+      { http: { method: 'POST', path: '/step', body: { action: { message: 'look' } } } },
+      { http: { method: 'POST', path: '/step', body: { action: { message: 7 } } } },
+    ]) as { status: number; body: Record<string, unknown> }[];
+    expect(health).toEqual({ status: 200, body: { status: 'healthy' } });
+    expect(metadata?.body.name).toBe(`EnvHarness: household:${TASK}`);
+    expect(state?.body).toEqual({ episode_id: null, step_count: 0 });
+    expect(reset?.body).toMatchObject({ done: false, metadata: { seed: 4, task_id: TASK } });
+    expect(step?.body).toMatchObject({ done: false, reward: 0 });
+    expect(bad?.status).toBe(422);
+    expect(bad?.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'action', 'message'], type: 'string_type' }),
+    ]);
+  });
+
   it('a random walk ends or hits the step limit; bogus messages and actions get error replies', () => {
     const [schema, session] = python(url, [
       { http: { method: 'GET', path: '/schema' } },
