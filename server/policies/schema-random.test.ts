@@ -76,12 +76,12 @@ describe('on the bridges', () => {
     expect(a.invalid).toBe(0);
   });
 
-  it('plays toy24 and spreadsheet from their tool schemas without breaking them', async () => {
-    for (const name of ['toy24', 'spreadsheet']) {
+  it('plays toy24, spreadsheet, code-repair and remote from their tool schemas without breaking them', async () => {
+    for (const name of ['toy24', 'spreadsheet', 'code-repair', 'remote']) {
       const bridge = (await getBridge(name))!;
       const [task] = await bridge.listTasks();
-      const r = await play(bridge, policy, { taskId: task!.id, seed: 1, maxSteps: 8 });
-      expect(r.steps).toBeGreaterThan(0);
+      const r = await play(bridge, policy, { taskId: task!.id, seed: 1, maxSteps: 6 });
+      expect(r.steps, name).toBeGreaterThan(0);
     }
   });
 
