@@ -74,15 +74,27 @@ function remoteLoader(remote: RemoteBridgeConfig): BridgeLoader {
   };
 }
 
-/** An OpenEnv server as a bridge loader (attached on first use; a server that was down is retried). */
+/** How long a failed attach is answered from memory before the server is asked again. */
+const OPENENV_RETRY_MS = 15_000;
+
+/**
+ * An OpenEnv server as a bridge loader (attached on first use). A server that was down is asked
+ * again after OPENENV_RETRY_MS: until then its failure is repeated at once, so a host that drops
+ * packets does not hold every bridge list up for a whole request timeout.
+ */
 function openenvLoader(server: OpenEnvBridgeConfig): BridgeLoader {
   let loaded: Promise<Bridge> | undefined;
+  let failed: { at: number; error: unknown } | undefined;
   return async () => {
+    if (failed && Date.now() - failed.at < OPENENV_RETRY_MS) throw failed.error;
     loaded ??= import('./openenv/index.ts').then((m) => m.createOpenEnvBridge(server));
     try {
-      return await loaded;
+      const bridge = await loaded;
+      failed = undefined;
+      return bridge;
     } catch (error) {
       loaded = undefined;
+      failed = { at: Date.now(), error };
       throw error;
     }
   };
