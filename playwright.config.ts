@@ -5,6 +5,9 @@ import { defineConfig, devices } from '@playwright/test';
 // server, built and started with a fresh embedded database so every run starts clean.
 const PORT = 3210;
 const DATA_DIR = '.data-e2e';
+// The OpenEnv-protocol fixture server (Python standard library) the studio attaches as bridge
+// `grid` (e2e/openenv.spec.ts); it starts in well under a second beside the studio's build.
+const OPENENV_PORT = 3221;
 
 // One e2e run at a time on a machine: they share the port and the build folder. A second run waits
 // for the first instead of failing on a busy port. Only the runner process takes the lock (its test
@@ -70,23 +73,34 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
     },
   ],
-  webServer: {
-    command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
-    url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
-    reuseExistingServer: false,
-    // next build takes 30–50 s on a quiet 2-core machine and minutes under load.
-    timeout: 420_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    env: {
-      DATA_DIR,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      NO_DEMO: 'true',
-      ROLLOUT_CONCURRENCY: '2',
-      NEXT_TELEMETRY_DISABLED: '1',
+  webServer: [
+    {
+      command: `python3 bridges/openenv/testing/openenv_fixture_server.py --port ${OPENENV_PORT}`,
+      url: `http://127.0.0.1:${OPENENV_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
+      reuseExistingServer: false,
+      // next build takes 30–50 s on a quiet 2-core machine and minutes under load.
+      timeout: 420_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      env: {
+        DATA_DIR,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        NO_DEMO: 'true',
+        ROLLOUT_CONCURRENCY: '2',
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENENV_ENVS: `grid=http://127.0.0.1:${OPENENV_PORT};tasks=e2e/fixtures/grid-tasks.json`,
+      },
+    },
+  ],
 });

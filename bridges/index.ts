@@ -42,6 +42,18 @@ export interface RemoteBridgeConfig {
   timeoutMs?: number;
 }
 
+/** An OpenEnv server attached as a bridge (bridges/openenv/README.md). */
+export interface OpenEnvBridgeConfig {
+  name: string;
+  url: string;
+  timeoutMs?: number;
+  /** A JSON file of task id → reset kwargs; without one, the single task `default`. */
+  tasksFile?: string;
+  /** The observation field shown as the text. */
+  observationField?: string;
+  success?: 'final-reward' | 'reward-sum';
+}
+
 export interface BridgeRegistry extends BridgeResolver {
   /** Every bridge that loads; one that cannot (a remote server down) is left out, not fatal. */
   list(): Promise<Bridge[]>;
@@ -62,6 +74,32 @@ function remoteLoader(remote: RemoteBridgeConfig): BridgeLoader {
   };
 }
 
+/** How long a failed attach is answered from memory before the server is asked again. */
+const OPENENV_RETRY_MS = 15_000;
+
+/**
+ * An OpenEnv server as a bridge loader (attached on first use). A server that was down is asked
+ * again after OPENENV_RETRY_MS: until then its failure is repeated at once, so a host that drops
+ * packets does not hold every bridge list up for a whole request timeout.
+ */
+function openenvLoader(server: OpenEnvBridgeConfig): BridgeLoader {
+  let loaded: Promise<Bridge> | undefined;
+  let failed: { at: number; error: unknown } | undefined;
+  return async () => {
+    if (failed && Date.now() - failed.at < OPENENV_RETRY_MS) throw failed.error;
+    loaded ??= import('./openenv/index.ts').then((m) => m.createOpenEnvBridge(server));
+    try {
+      const bridge = await loaded;
+      failed = undefined;
+      return bridge;
+    } catch (error) {
+      loaded = undefined;
+      failed = { at: Date.now(), error };
+      throw error;
+    }
+  };
+}
+
 /**
  * The built-in bridges plus the given environment servers (a remote named `remote` replaces the
  * reference server). `loaders` replaces the built-ins (tests).
@@ -69,18 +107,27 @@ function remoteLoader(remote: RemoteBridgeConfig): BridgeLoader {
 export function createBridgeRegistry(
   o: {
     remotes?: RemoteBridgeConfig[];
+    openenvs?: OpenEnvBridgeConfig[];
     loaders?: ReadonlyMap<string, BridgeLoader>;
     settings?: BuiltInSettings;
+    /** Told about each bridge list() leaves out (an environment server that is down), with why. */
+    onUnavailable?: (name: string, error: unknown) => void;
   } = {},
 ): BridgeRegistry {
   const loaders = new Map(o.loaders ?? builtIns(o.settings ?? {}));
   for (const remote of o.remotes ?? []) loaders.set(remote.name, remoteLoader(remote));
+  for (const server of o.openenvs ?? []) loaders.set(server.name, openenvLoader(server));
   return {
     names: () => [...loaders.keys()],
     get: async (name) => loaders.get(name)?.(),
     async list() {
-      const settled = await Promise.allSettled([...loaders.values()].map((load) => load()));
-      return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      const entries = [...loaders.entries()];
+      const settled = await Promise.allSettled(entries.map(([, load]) => load()));
+      return settled.flatMap((s, i) => {
+        if (s.status === 'fulfilled') return [s.value];
+        o.onUnavailable?.(entries[i]![0], s.reason);
+        return [];
+      });
     },
   };
 }

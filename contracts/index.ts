@@ -10,6 +10,7 @@ export * from './rigs.ts';
 export * from './roles.ts';
 export * from './run-list.ts';
 export * from './runs.ts';
+export * from './serving.ts';
 export * from './skills.ts';
 export * from './spec.ts';
 export * from './steps.ts';

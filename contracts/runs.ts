@@ -90,6 +90,8 @@ export const EvaluationSchema = z.object({
   success: z.boolean(),
   score: z.number(),
   metrics: z.record(z.string(), z.number()),
+  /** Which rule decided success (an OpenEnv server's reward and done), when a rule did. */
+  rule: z.string().optional(),
 });
 
 /** A chain's verdict per leg. */

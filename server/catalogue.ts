@@ -84,6 +84,7 @@ export class Catalogue {
           taskCount: tasks.length,
           types: [...new Set(tasks.map((t) => t.type))].sort(),
           tools: b.tools().map((t) => t.name),
+          protocol: b.origin?.protocol ?? null,
           availability: this.availability(b),
         };
       }),
@@ -118,6 +119,7 @@ export class Catalogue {
         description: bridge.description,
         textTool: bridge.textTool,
         availability: this.availability(bridge),
+        origin: bridge.origin ?? null,
       },
       task,
       tools: bridge.tools(),

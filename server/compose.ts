@@ -8,7 +8,7 @@ import '#server-only';
 import type { BridgeRegistry } from '../bridges/index.ts';
 import { StudioPool } from './api/studio-pool.ts';
 import { Accounts, authOptions } from './auth/service.ts';
-import { bridgesFromConfig } from './bridges.ts';
+import { bridgesFromConfig, warnLeftOut } from './bridges.ts';
 import { Catalogue } from './catalogue.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
@@ -21,6 +21,7 @@ import { defaultEngine, type EngineFactory } from './rollouts/default-engine.ts'
 import type { RolloutEngine } from './rollouts/engine.ts';
 import { RunEvents } from './rollouts/events.ts';
 import { Rollouts } from './rollouts/service.ts';
+import { StudioServing } from './serve/studio.ts';
 import type { CompareDeps } from './skills/compare.ts';
 import { skillBankOptions } from './skills/run-options.ts';
 
@@ -37,6 +38,8 @@ export interface Services {
   /** The studio's own engine work (replays, checks, try-it), in a worker thread. */
   readonly studio: StudioPool;
   readonly play: PlaySessions;
+  /** Harness versions served from this process as OpenEnv environments ("Serve to a trainer"). */
+  readonly serving: StudioServing;
   /** What EnvRigger needs (database, rollouts). */
   rigDeps(): RigDeps;
   /** Rigs as jobs: start one (recorded, then queued like runs), resume, consume BullMQ rig jobs. */
@@ -70,7 +73,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     o.db ?? (await openDb(configuredTarget(cfg), { retry: { maxMs: cfg.DB_RETRY_MS } }));
   const owned = o.db === undefined;
   const db = handle.db;
-  const bridges = bridgesFromConfig(cfg);
+  const bridges = bridgesFromConfig(cfg, { onUnavailable: warnLeftOut() });
   const engine =
     typeof o.engine === 'function' ? o.engine(bridges) : (o.engine ?? defaultEngine(bridges));
   const events = new RunEvents(db, cfg.REDIS_URL);
@@ -88,6 +91,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
   });
   const studio = new StudioPool();
   const play = new PlaySessions(studio);
+  const serving = new StudioServing({ db, events, host: cfg.HOST });
   const rigDeps: RigDeps = { db, rollouts, bridges };
   const rigs = new RigJobs({
     deps: rigDeps,
@@ -108,6 +112,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     catalogue: new Catalogue(bridges),
     studio,
     play,
+    serving,
     rigDeps: () => rigDeps,
     rigs,
     async resumeUnfinished() {
@@ -125,6 +130,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
       if (closed) return;
       closed = true;
       play.closeAll();
+      await serving.closeAll().catch((e: unknown) => console.error('serving:', e));
       // Rigs first: stopped between steps (they resume at the next start) before their runs stop.
       await rigs.close().catch((e: unknown) => console.error('rigs:', e));
       await studio.close().catch(() => undefined);

@@ -69,6 +69,18 @@ const EnvSchema = z.object({
       'expected name=url[,name=url], e.g. alfworld=http://127.0.0.1:8000',
     )
     .optional(),
+  /**
+   * OpenEnv servers attached as bridges (bridges/openenv/README.md):
+   * `name=http://host:port[;tasks=FILE][;observation=FIELD][;success=final-reward|reward-sum]`,
+   * several separated by commas. A server that is down is left out of the bridge list.
+   */
+  OPENENV_ENVS: z
+    .string()
+    .regex(
+      /^\s*[a-z][\w-]*=https?:\/\/[^\s,;]+(;[a-z]+=[^,;]*)*(\s*,\s*[a-z][\w-]*=https?:\/\/[^\s,;]+(;[a-z]+=[^,;]*)*)*\s*$/,
+      'expected name=url[;tasks=FILE][;observation=FIELD][;success=final-reward|reward-sum][,name=url…], e.g. grid=http://127.0.0.1:8000',
+    )
+    .optional(),
   /** Team mode: set a secret (≥ 32 characters) to require sign-in, roles and projects. Unset -> one local user. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** Team mode: how long a sign-in lasts. */

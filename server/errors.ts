@@ -33,6 +33,12 @@ export class InvalidSpecError extends InvalidInputError {
   override name = 'InvalidSpecError';
 }
 
+/** The request conflicts with what exists (something already running, a decision already taken). */
+export class ConflictError extends DomainError {
+  override readonly kind = 'conflict';
+  override name = 'ConflictError';
+}
+
 export class UnauthorizedError extends DomainError {
   override readonly kind = 'unauthorized';
   override name = 'UnauthorizedError';

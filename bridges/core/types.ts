@@ -40,6 +40,12 @@ export interface Evaluation {
   success: boolean;
   score: number;
   metrics: Record<string, number>;
+  /**
+   * Which rule decided `success`, when the verifier is a rule over the environment's own signals
+   * (an OpenEnv server's reward and done: "done with a positive final reward"). Absent for bridges
+   * whose verifier is the benchmark's own goal check.
+   */
+  rule?: string;
 }
 
 export interface TaskInfo {
@@ -146,6 +152,19 @@ export interface Bridge {
    * `availabilityOf(bridge)` (capabilities.ts).
    */
   availability?(): BridgeAvailability;
+  /**
+   * Where an attached environment server lives and what it speaks (OpenEnv: its action and
+   * observation JSON Schemas as the server gave them), for `harness bridges --json` and the task
+   * page. Absent for the built-in bridges.
+   */
+  readonly origin?: BridgeOrigin;
+}
+
+export interface BridgeOrigin {
+  protocol: 'openenv' | 'remote';
+  url: string;
+  actionSchema?: JsonSchema;
+  observationSchema?: JsonSchema;
 }
 
 export type BridgeAvailability =

@@ -34,7 +34,7 @@ export async function createRemoteBridge(options: RemoteBridgeOptions): Promise<
   return {
     name: options.name,
     description:
-      `Remote environment '${schema.name}' at ${client.url}` +
+      `Remote environment '${schema.name}' at ${client.url} (our own protocol, not OpenEnv)` +
       (schema.description ? `: ${schema.description}` : ''),
     splits: [...schema.splits],
     ...(textTool ? { textTool } : {}),
@@ -46,6 +46,7 @@ export async function createRemoteBridge(options: RemoteBridgeOptions): Promise<
     },
     tools: () => schema.tools,
     stateSchema: () => schema.stateSchema,
+    origin: { protocol: 'remote', url: client.url },
     create,
     async fromState(snapshot: EnvSnapshot) {
       return restoredEnv(await create(), snapshot);

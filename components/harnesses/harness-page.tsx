@@ -16,6 +16,7 @@ import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { STATUS_VARIANT } from './harness-list.tsx';
+import { ServePanel } from './serve-panel.tsx';
 import { useHarness } from './use-harness.ts';
 import { VersionsPanel } from './versions-panel.tsx';
 
@@ -54,6 +55,7 @@ export function HarnessPage({ id }: { id: string }) {
           <>
             <VersionsPanel versions={versions} current={current} />
             <ValidateCard harness={harness} version={current} />
+            <ServePanel harnessId={harness.id} version={current} spec={current.spec} />
             <PlayPanel spec={spec.ok ? spec.spec : undefined} />
           </>
         )}

@@ -85,6 +85,17 @@ export function TaskDetail({ bridge, task }: { bridge: string; task: string }) {
                 <JsonView value={d.stateSchema} className="max-h-[420px]" testId="state-schema" />
               </Section>
             </div>
+            {d.bridge.origin?.actionSchema ? (
+              <Section
+                title={`Action schema (${d.bridge.origin.protocol === 'openenv' ? 'OpenEnv' : d.bridge.origin.protocol} server at ${d.bridge.origin.url})`}
+              >
+                <JsonView
+                  value={d.bridge.origin.actionSchema}
+                  className="max-h-[420px]"
+                  testId="action-schema"
+                />
+              </Section>
+            ) : null}
           </div>
           <div className="flex flex-col gap-6">
             <Section title="Launch a baseline run">

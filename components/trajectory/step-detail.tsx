@@ -41,10 +41,25 @@ export function StepDetail({
           </div>
         </TitledCard>
       ) : null}
+      <StepInfoCard step={step} />
       <TitledCard title="State view after this step">
         <StateAfter step={step} state={state} />
       </TitledCard>
     </div>
+  );
+}
+
+/** Info keys every bridge shares, shown elsewhere on this page. */
+const SHOWN_INFO = new Set(['invalid', 'admissibleCommands', 'harness']);
+
+/** The rest of the step's info: e.g. an OpenEnv server's raw reply (observation dict, reward, done). */
+function StepInfoCard({ step }: { step: StepRecord }) {
+  const rest = Object.fromEntries(Object.entries(step.info).filter(([k]) => !SHOWN_INFO.has(k)));
+  if (Object.keys(rest).length === 0) return null;
+  return (
+    <TitledCard title="The environment's own reply (step info)">
+      <JsonView value={rest} className="max-h-[320px]" testId="step-info" />
+    </TitledCard>
   );
 }
 

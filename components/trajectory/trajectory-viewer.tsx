@@ -75,6 +75,7 @@ function TrajectoryHeader({ runId, t }: { runId: string; t: Trajectory }) {
             {ep.steps} agent steps · reward {num(ep.reward, 2)} · {duration(ep.durationMs)}
             {ep.failureCategory ? ` · ${failureLabel(ep.failureCategory)}` : ''}
             {ep.errorMessage ? ` · ${ep.errorKind} error: ${ep.errorMessage}` : ''}
+            {ep.evaluation?.rule ? ` · verdict by the env's rule ${ep.evaluation.rule}` : ''}
             {t.episode.data ? ` · policy ${t.episode.data.run.policy}` : ''}
           </span>
         ) : null

@@ -5,6 +5,7 @@ import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
 import { rigsRouter } from './routers/rigs.ts';
 import { runsRouter } from './routers/runs.ts';
+import { servingRouter } from './routers/serving.ts';
 import { skillsRouter } from './routers/skills.ts';
 import { bridgesRouter, tasksRouter } from './routers/tasks.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -19,6 +20,7 @@ export const appRouter = router({
   play: playRouter,
   skills: skillsRouter,
   rigs: rigsRouter,
+  serving: servingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,7 +17,9 @@ describe('policy registry', () => {
     );
     expect(household.some((id) => id.startsWith('scripted:toy24'))).toBe(false);
     const toy = listPolicies('toy24').filter((d) => d.kind === 'scripted');
+    // The generic baseline (no bridge of its own) is listed for every bridge.
     expect(toy.map((d) => d.id).sort()).toEqual([
+      'scripted:schema-random',
       'scripted:toy24-exact',
       'scripted:toy24-greedy',
       'scripted:toy24-random',

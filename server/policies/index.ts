@@ -8,6 +8,7 @@ import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
 import { remotePolicies } from './remote/policies.ts';
+import { schemaRandom } from './schema-random.ts';
 import { spreadsheetPolicies } from './spreadsheet/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
@@ -32,6 +33,8 @@ const scripted: Policy[] = [
   ...webshopPolicies,
   ...codeRepairPolicies,
   ...spreadsheetPolicies,
+  // Bridge-independent: listed for every bridge.
+  schemaRandom,
 ];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
