@@ -17,10 +17,23 @@ export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig
 }
 
 export function bridgesFromConfig(
-  c: Pick<Config, 'REMOTE_ENVS'> & Partial<Pick<Config, 'CHROMIUM_PATH'>>,
+  c: Pick<Config, 'REMOTE_ENVS'> &
+    Partial<Pick<Config, 'CHROMIUM_PATH' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'OPENAI_MODEL'>>,
 ): BridgeRegistry {
   return createBridgeRegistry({
     remotes: remotesFromConfig(c.REMOTE_ENVS),
-    settings: c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {},
+    settings: {
+      ...(c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {}),
+      // WebArena's fuzzy_match judge: the configured LLM endpoint, when there is one.
+      ...(c.OPENAI_BASE_URL && c.OPENAI_MODEL
+        ? {
+            llmJudge: {
+              baseUrl: c.OPENAI_BASE_URL,
+              model: c.OPENAI_MODEL,
+              ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}),
+            },
+          }
+        : {}),
+    },
   });
 }
