@@ -224,7 +224,7 @@ describe('tasks', () => {
       expect(tasks.filter((t) => t.info.type === kind).length, kind).toBeGreaterThanOrEqual(25);
     for (const site of ['forum', 'gitlab'])
       expect(
-        tasks.filter((t) => (t.info.meta?.sites as string[]).includes(site)).length,
+        tasks.filter((t) => ((t.info.meta?.sites ?? []) as string[]).includes(site)).length,
       ).toBeGreaterThan(60);
     expect(new Set(tasks.map((t) => t.info.goal)).size).toBe(tasks.length);
     expect(new Set(tasks.map((t) => t.info.split))).toEqual(new Set(['train', 'test']));
