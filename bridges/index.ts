@@ -53,6 +53,7 @@ const BUILT_IN: ReadonlyMap<string, BridgeLoader> = new Map<string, BridgeLoader
   ['spreadsheet', async () => (await import('./spreadsheet/index.ts')).spreadsheetBridge],
   ['webshop', async () => (await import('./webshop/index.ts')).webshopBridge],
   ['webarena', async () => (await import('./webarena/index.ts')).webarenaBridge],
+  ['officeqa', async () => (await import('./officeqa/index.ts')).officeqaBridge],
 ]);
 
 export interface RemoteBridgeConfig {
