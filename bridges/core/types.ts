@@ -100,6 +100,25 @@ export interface ActionableEnv {
   saveState(): Promise<EnvSnapshot>;
   /** Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional capability: a winning action sequence (an oracle plan) from the environment's CURRENT
+   * state, `[]` when the task is already won, or undefined when the bridge finds none from here.
+   * It reads privileged state, so it is for solvability lint and the verifier audit, never for
+   * agents. Every harness layer forwards it to the layer below (a Chain to its active leg), so
+   * asked after a Stage's set-up it re-plans from the staged start state.
+   */
+  solve?(): Promise<Action[] | undefined>;
+  /**
+   * Optional capability: a picture of what the environment shows now (browser bridges: the current
+   * tab), base64-encoded. The trajectory viewer rebuilds a step's screenshot by replay with it.
+   */
+  screenshot?(): Promise<Screenshot | undefined>;
+}
+
+export interface Screenshot {
+  mimeType: string;
+  /** base64 */
+  data: string;
 }
 
 export interface TaskFilter {

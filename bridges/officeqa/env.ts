@@ -268,7 +268,8 @@ export class OfficeQaEnv implements ActionableEnv {
 
   /** The oracle: answer with the computed gold (from any state before the answer). */
   async solve(): Promise<Action[] | undefined> {
-    if (!this.task || !this.view || this.view.done) return undefined;
+    if (!this.task || !this.view) return undefined;
+    if (this.view.done) return this.view.verdict?.success ? [] : undefined;
     const unit = this.task.unit === 'percent' ? '' : ` ${this.task.unit}`;
     return [{ name: 'answer', args: { text: `${this.task.gold}${unit}` } }];
   }

@@ -16,6 +16,7 @@ import {
   type Observation,
   type ResetOptions,
   type ResetResult,
+  type Screenshot,
   type StepInfo,
   type StepResult,
   type TaskFilter,
@@ -315,7 +316,8 @@ export class WebArenaEnv implements ActionableEnv {
   async solve(): Promise<Action[] | undefined> {
     const task = this.task;
     const episode = this.episode;
-    if (!task || !episode || !this.view || this.view.done) return undefined;
+    if (!task || !episode || !this.view) return undefined;
+    if (this.view.done) return (await this.evaluate()).success ? [] : undefined;
     const act = (command: string): Action => ({ name: TEXT_TOOL.name, args: { command } });
     const plan: Action[] = [];
     let tree: RenderedTree | undefined;
@@ -341,7 +343,7 @@ export class WebArenaEnv implements ActionableEnv {
   }
 
   /** A JPEG of the current tab (the trajectory viewer's screenshot of a step, rebuilt by replay). */
-  async screenshot(): Promise<{ mimeType: string; data: string } | undefined> {
+  async screenshot(): Promise<Screenshot | undefined> {
     const tab = this.tabs[this.active];
     if (!tab || !this.episode) return undefined;
     const bytes = await tab.page.screenshot({
