@@ -11,6 +11,7 @@ import { remotePolicies } from './remote/policies.ts';
 import { spreadsheetPolicies } from './spreadsheet/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
+import { webarenaPolicies } from './webarena/policies.ts';
 import { webshopPolicies } from './webshop/policies.ts';
 
 export { createHumanPolicy } from './human.ts';
@@ -32,6 +33,7 @@ const scripted: Policy[] = [
   ...webshopPolicies,
   ...codeRepairPolicies,
   ...spreadsheetPolicies,
+  ...webarenaPolicies,
 ];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
