@@ -130,7 +130,7 @@ async function memo(data: FiscalData, key: string): Promise<Buffer> {
           para(`From: ${d.director}, director of ${d.name}. To: the City Finance Committee.`),
           heading('Staffing'),
           para(
-            `At the end of FY2023 the department employed ${fmt(y23.headcount)} people. At the end of FY2024 the headcount was ${fmt(y24.headcount)}.`,
+            `At the end of FY2023 ${d.name} employed ${fmt(y23.headcount)} people. At the end of FY2024 its headcount was ${fmt(y24.headcount)}.`,
           ),
           para(
             'Headcounts are people on the payroll on the last day of the fiscal year, not full-time equivalents.',

@@ -6,6 +6,7 @@ import { bpeResolver } from './bpe/index.ts';
 import { codeRepairPolicies } from './code-repair/policies.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
+import { officeqaPolicies } from './officeqa/policies.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
 import { remotePolicies } from './remote/policies.ts';
 import { spreadsheetPolicies } from './spreadsheet/policies.ts';
@@ -34,6 +35,7 @@ const scripted: Policy[] = [
   ...codeRepairPolicies,
   ...spreadsheetPolicies,
   ...webarenaPolicies,
+  ...officeqaPolicies,
 ];
 const byId = new Map(scripted.map((p) => [p.descriptor.id, p]));
 
