@@ -266,6 +266,14 @@ export class OfficeQaEnv implements ActionableEnv {
     for (const action of snapshot.actions ?? []) await this.step(action);
   }
 
+  /** The question and the last page or result shown, for Stage `intro: "state"`. */
+  describeState(): Observation {
+    const q = this.task ? `Question: ${this.task.info.goal}` : this.lastObservation.text;
+    return this.view && this.view.steps > 0
+      ? { ...this.lastObservation, text: `${q}\n\n${this.lastObservation.text}` }
+      : this.lastObservation;
+  }
+
   /** The oracle: answer with the computed gold (from any state before the answer). */
   async solve(): Promise<Action[] | undefined> {
     if (!this.task || !this.view) return undefined;

@@ -342,6 +342,11 @@ export class WebArenaEnv implements ActionableEnv {
     return plan;
   }
 
+  /** The page the browser shows now (what a Stage's set-up left), for Stage `intro: "state"`. */
+  describeState(): Observation {
+    return this.pageObservation ?? this.lastObservation;
+  }
+
   /** A JPEG of the current tab (the trajectory viewer's screenshot of a step, rebuilt by replay). */
   async screenshot(): Promise<Screenshot | undefined> {
     const tab = this.tabs[this.active];

@@ -107,7 +107,7 @@ class Analyst {
 
 const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
 
-async function analyst(io: AgentIo, goal: string, flaws: AnalystFlaws): Promise<string> {
+async function solveOnce(io: AgentIo, goal: string, flaws: AnalystFlaws): Promise<string> {
   const a = new Analyst(io, flaws);
   if (flaws.firstHit) {
     // The question's words as the query; the first figure of the first result as the answer.
@@ -221,6 +221,14 @@ async function analyst(io: AgentIo, goal: string, flaws: AnalystFlaws): Promise<
     return a.answer(`${fmt(await a.calc(`${budget} - ${spent}`))} thousand dollars`);
   }
   return a.answer('unknown', 'did not understand the question');
+}
+
+async function analyst(io: AgentIo, goal: string, flaws: AnalystFlaws): Promise<string> {
+  await solveOnce(io, goal, flaws);
+  // Control comes back only when the answer was refused (a harness blocked it): the analyst takes
+  // the hint once and works the question again the careful way.
+  await solveOnce(io, goal, {});
+  return 'answer refused twice';
 }
 
 function analystPolicy(descriptor: PolicyDescriptor, flaws: AnalystFlaws): Policy {

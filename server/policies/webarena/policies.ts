@@ -64,6 +64,11 @@ class Agent {
   /** Opens a post by its title; `early` returns on the first page that mentions it. */
   async openPost(title: string, forum?: string): Promise<'post' | 'mentioned' | 'lost'> {
     const want = exactly(title);
+    const here = this.b.find('link', want);
+    if (here && !this.flaws.stopsEarly) {
+      await this.b.click(here);
+      return 'post';
+    }
     if (this.flaws.noSearch) {
       const forums = forum ? [forum] : await this.forumNames();
       for (const f of forums) {
@@ -589,12 +594,15 @@ async function webAgent(
   maxSteps: number,
   flaws: WebFlaws,
 ): Promise<string> {
-  const a = new Agent(new Browser(io, first, maxSteps), { ...flaws });
-  for (const [re, handler] of HANDLERS) {
-    const m = re.exec(goal);
-    if (m) return handler(a, m);
-  }
-  return a.b.stop('', 'did not understand the task');
+  const b = new Browser(io, first, maxSteps);
+  const entry = HANDLERS.map(([re, handler]) => ({ m: re.exec(goal), handler })).find((x) => x.m);
+  if (!entry?.m) return b.stop('', 'did not understand the task');
+  await entry.handler(new Agent(b, { ...flaws }), entry.m);
+  // Control comes back only when the final stop was refused (a harness blocked it): the agent takes
+  // the hint once and does the task again the careful way, from the page it is on.
+  if (b.stepsLeft <= 1) return 'out of steps';
+  await entry.handler(new Agent(b, {}), entry.m);
+  return 'stop refused twice';
 }
 
 function webPolicy(descriptor: PolicyDescriptor, flaws: WebFlaws): Policy {
