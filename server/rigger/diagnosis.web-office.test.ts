@@ -62,7 +62,11 @@ describe('webarena and officeqa weaknesses are diagnosed', { timeout: 180_000 },
       expect(diagnosis.direction).toBe('scaffold');
       expect(checkDiagnosis(diagnosis, batch.episodes)).toEqual([]);
       expect(diagnosis.evidence.length).toBeGreaterThan(0);
-      const makers = designFor(c.task.split(':')[0] as string)?.structurals(null, diagnosis) ?? [];
+      const makers =
+        designFor(c.task.split(':')[0] as string)?.structurals(null, {
+          label: diagnosis.label,
+          direction: 'scaffold',
+        }) ?? [];
       expect(makers.length).toBeGreaterThanOrEqual(2);
     });
   }
