@@ -146,12 +146,18 @@ export function filterAction(action, state) {
 }
 `;
 
-export const SUBMIT_WITH_THE_BUTTON = `// Contract: Enter never submits a form, and stop waits until a form was posted.
+export const SUBMIT_WITH_THE_BUTTON = `// Contract: typing into a form field never presses Enter (search boxes keep it), and stop waits
+// until a form was posted.
+let page = '';
+export function filterObservation(o) {
+  page = o.text;
+  return o;
+}
 export function filterAction(action, state) {
-  if (action.name === 'type' && action.args.press_enter_after !== false)
-    return { ...action, args: { ...action.args, press_enter_after: false } };
   const command = action.name === 'act' ? String(action.args.command || '') : action.name;
-  if (action.name === 'act' && /^type \\[/.test(command)) {
+  const typed = action.name === 'type' ? action.args.element_id : (/^type \\[(\\d+)\\]/.exec(command) || [])[1];
+  if (typed !== undefined && !page.includes('[' + typed + '] searchbox')) {
+    if (action.name === 'type') return { ...action, args: { ...action.args, press_enter_after: false } };
     const fixed = /\\[[01]\\]$/.test(command) ? command.replace(/\\[1\\]$/, '[0]') : command + ' [0]';
     return { ...action, args: { ...action.args, command: fixed } };
   }
