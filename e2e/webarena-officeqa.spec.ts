@@ -19,6 +19,7 @@ async function baseline(
 ) {
   await page.goto('/');
   await page.getByTestId(`bridge-${bridge}`).click();
+  await expect(page).toHaveURL(new RegExp(`bridge=${bridge}`));
   await page.getByTestId('filter-text').fill(task);
   await page
     .getByTestId('task-link')

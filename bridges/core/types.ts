@@ -165,6 +165,11 @@ export interface Bridge {
    * `availabilityOf(bridge)` (capabilities.ts).
    */
   availability?(): BridgeAvailability;
+  /**
+   * The contract suite's per-check time limit for this bridge (`harness check`), when its runtime
+   * is heavier than the default 30 s allows on a loaded machine (a browser per episode).
+   */
+  readonly contractTimeoutMs?: number;
 }
 
 export type BridgeAvailability =

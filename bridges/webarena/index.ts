@@ -36,4 +36,7 @@ export const webarenaBridge: Bridge = {
   },
   fromState: (snapshot: EnvSnapshot) => restoredEnv(new WebArenaEnv(), snapshot),
   availability: webarenaAvailability,
+  // Every reset is a browser context and a restore replays the episode: 30 s a check is too little
+  // on a loaded machine.
+  contractTimeoutMs: 240_000,
 };
