@@ -78,7 +78,7 @@ async function report(data: FiscalData, year: Year): Promise<Buffer> {
     const cols = [50, 210, 280, 350, 420, 490];
     const row = (cells: string[]) => {
       const y = doc.y;
-      cells.forEach((c, i) => doc.text(c, cols[i] as number, y, { lineBreak: false }));
+      for (const [i, c] of cells.entries()) doc.text(c, cols[i] as number, y, { lineBreak: false });
       doc.text('', 50, y + 18);
     };
     doc.fontSize(11);

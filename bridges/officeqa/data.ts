@@ -165,7 +165,7 @@ export function fiscalData(): FiscalData {
   return cached;
 }
 
-export function valueOf(cell: Cell): number {
+export function cellValue(cell: Cell): number {
   return cell.corrected ?? cell.reported;
 }
 
@@ -175,7 +175,7 @@ export function yearOf(data: FiscalData, dept: string, year: Year): DepartmentYe
 
 export function itemTotal(dy: DepartmentYear, item: Item, reported = false): number {
   return QUARTERS.reduce(
-    (n, q) => n + (reported ? dy.cells[item][q].reported : valueOf(dy.cells[item][q])),
+    (n, q) => n + (reported ? dy.cells[item][q].reported : cellValue(dy.cells[item][q])),
     0,
   );
 }

@@ -5,7 +5,7 @@ import mammoth from 'mammoth';
 import { describe, expect, it, vi } from 'vitest';
 import type { Action } from '../core/types.ts';
 import { appendixName, corpus, memoName, reportName } from './corpus.ts';
-import { DEPARTMENTS, fiscalData, valueOf, yearOf } from './data.ts';
+import { cellValue, DEPARTMENTS, fiscalData, yearOf } from './data.ts';
 import { OfficeQaEnv } from './env.ts';
 import { documentPages } from './extract.ts';
 import { normalize, score, tokenF1 } from './scoring.ts';
@@ -46,7 +46,7 @@ describe('corpus', () => {
     );
     for (const { item, q, c } of noted)
       expect(page).toContain(
-        `[${c.note}] Restated after the audit: ${item}, ${q} FY2024 is ${valueOf(c).toLocaleString('en-US')}`,
+        `[${c.note}] Restated after the audit: ${item}, ${q} FY2024 is ${cellValue(c).toLocaleString('en-US')}`,
       );
     expect((await documentPages(memoName('transit')))![1]).toMatch(
       /^Staffing\nAt the end of FY2023/,
@@ -100,7 +100,7 @@ describe('questions', () => {
     const key = Object.keys(row).find((k) => k.toLowerCase() === item) as keyof typeof row;
     const cell = row[key][q as 'Q1'];
     expect(cell.note).toBeDefined();
-    expect(restated.gold).toBe(valueOf(cell).toLocaleString('en-US'));
+    expect(restated.gold).toBe(cellValue(cell).toLocaleString('en-US'));
     expect(restated.gold).not.toBe(cell.reported.toLocaleString('en-US'));
     expect(JSON.stringify(restated.info)).not.toContain(restated.gold);
   });

@@ -8,6 +8,7 @@ import type { TaskFilter, TaskInfo } from '../core/types.ts';
 import { appendixName, fmt, memoName, reportName } from './corpus.ts';
 import {
   type Cell,
+  cellValue,
   DEPARTMENTS,
   department,
   fiscalData,
@@ -16,7 +17,6 @@ import {
   itemTotal,
   QUARTERS,
   type Quarter,
-  valueOf,
   YEARS,
   type Year,
   yearOf,
@@ -142,7 +142,7 @@ const TEMPLATES: Template[] = [
         cells().filter((c) => c.cell.note),
       ).map((c) => ({
         question: cellQuestion(c),
-        gold: fmt(valueOf(c.cell)),
+        gold: fmt(cellValue(c.cell)),
         unit: 'thousand dollars',
         sources: [{ document: reportName(c.year), page: deptPage(c.dept) }],
       })),
@@ -205,7 +205,7 @@ const TEMPLATES: Template[] = [
         const row = yearOf(data, d.key, y).cells[item];
         return {
           question: `How much more did ${d.name} spend on ${item.toLowerCase()} in Q4 than in Q1 of FY${y} (after restatements), in thousand dollars? Answer with a negative number if it spent less.`,
-          gold: fmt(valueOf(row.Q4) - valueOf(row.Q1)),
+          gold: fmt(cellValue(row.Q4) - cellValue(row.Q1)),
           unit: 'thousand dollars',
           sources: [{ document: reportName(y), page: deptPage(d.key) }],
         };
@@ -223,7 +223,7 @@ const TEMPLATES: Template[] = [
         DEPARTMENTS.flatMap((d) => YEARS.map((y) => ({ d, y }))),
       ).map(({ d, y }) => {
         const dy = yearOf(data, d.key, y);
-        const q4 = ITEMS.reduce((n, i) => n + valueOf(dy.cells[i].Q4), 0);
+        const q4 = ITEMS.reduce((n, i) => n + cellValue(dy.cells[i].Q4), 0);
         return {
           question: `What was the Q4 FY${y} spending of ${d.name} per full-time equivalent? Divide its Q4 department total from the annual report (after restatements) by its Q4 full-time equivalents from the appendix; answer in thousand dollars, rounded to two decimal places.`,
           gold: (q4 / dy.fte.Q4).toFixed(2),
