@@ -2,7 +2,7 @@
 // fail (the audit's three inputs), invalid actions say why, tabs and truncation work. Few episodes:
 // each is a browser context.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Action } from '../core/types.ts';
+import { type Action, EnvInfraError } from '../core/types.ts';
 import { configureWebshop, shutdownWebshopRuntime } from '../webshop/index.ts';
 import { WebArenaEnv } from './env.ts';
 import { shutdownWebarenaSites } from './runtime.ts';
@@ -121,6 +121,21 @@ describe('webarena episodes', () => {
         activeTab: 0,
       });
       expect((await env.step(act('stop []'))).reward).toBe(0);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('a crashed or closed page is an infra error, and the next reset works again', async () => {
+    const env = new WebArenaEnv();
+    try {
+      await env.reset({ taskId: 'forum-sort-new-01', seed: 0 });
+      const tabs = (env as unknown as { tabs: { page: { close(): Promise<void> } }[] }).tabs;
+      await tabs[0]?.page.close();
+      await expect(env.step(act('scroll [down]'))).rejects.toBeInstanceOf(EnvInfraError);
+      await expect(env.step(act('scroll [down]'))).rejects.toThrow(/reset to retry/);
+      const r = await env.reset({ taskId: 'forum-sort-new-01', seed: 0 });
+      expect(r.observation.text).toContain('URL: http://localhost:9999/');
     } finally {
       await env.close();
     }
