@@ -13,4 +13,4 @@ afterAll(async () => {
   await shutdownWebarenaSites();
 });
 
-describeContract(webarenaBridge, { tasks: 2, seeds: [0], steps: 5, timeoutMs: 170_000 });
+describeContract(webarenaBridge, { tasks: 1, seeds: [0], steps: 5, timeoutMs: 170_000 });
