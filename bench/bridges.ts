@@ -1,7 +1,7 @@
 // Per-step cost of every bridge, raw and harnessed (Stage + Contract with two light hooks), on the
 // same transitions: the agent's actions are a real episode of the bridge's scripted policy (fixed
 // read/search calls for code-repair, whose test runs would swamp the step cost), replayed on the
-// raw environment and on the harness. `npx tsx bench/bridges.ts` runs it alone.
+// raw environment and on the harness. `npx tsx bench/bridges.ts [bridge…]` runs it alone.
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Action, ActionableEnv } from '../bridges/core/types.ts';
@@ -71,6 +71,22 @@ const CASES: Case[] = [
     task: 'row-sum-00',
     stage: [{ name: 'list_sheets', args: {} }],
     agent: { policy: 'scripted:spreadsheet-formulas', maxSteps: 30 },
+    episodes: 20,
+    rounds: 5,
+  },
+  {
+    bridge: 'webarena',
+    task: 'forum-post-author-01',
+    stage: [],
+    agent: { policy: 'scripted:webarena-careful', maxSteps: 12 },
+    episodes: 1,
+    rounds: 3,
+  },
+  {
+    bridge: 'officeqa',
+    task: 'oq-growth-01',
+    stage: [{ name: 'list_documents', args: {} }],
+    agent: { policy: 'scripted:officeqa-careful', maxSteps: 20 },
     episodes: 20,
     rounds: 5,
   },
@@ -224,14 +240,22 @@ async function benchCase(c: Case): Promise<BenchRow[]> {
     const where = `${c.task}, ${actions.length} steps x ${c.episodes} episodes x ${c.rounds} rounds (median)`;
     const how = 'policy' in c.agent ? c.agent.policy : 'read_file/search/list_files';
     return [
-      { name: `${c.bridge} raw step`, value: rawUs, unit: 'µs/step', note: `${where}; ${how}` },
       {
+        id: `bridges.${c.bridge}.raw_step`,
+        name: `${c.bridge} raw step`,
+        value: rawUs,
+        unit: 'µs/step',
+        note: `${where}; ${how}`,
+      },
+      {
+        id: `bridges.${c.bridge}.harnessed_step`,
         name: `${c.bridge} Stage+Contract(2 hooks) step`,
         value: hUs,
         unit: 'µs/step',
         note: `stage of ${c.stage.length} set-up action(s); best rounds ${best(raws, 'stepUs').toFixed(0)} -> ${best(hs, 'stepUs').toFixed(0)} µs`,
       },
       {
+        id: `bridges.${c.bridge}.harnessed_over_raw`,
         name: `${c.bridge} harnessed / raw`,
         value: hUs / rawUs,
         unit: 'x',
@@ -244,9 +268,9 @@ async function benchCase(c: Case): Promise<BenchRow[]> {
   }
 }
 
-export async function benchBridges(): Promise<BenchRow[]> {
+export async function benchBridges(only: string[] = []): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const c of CASES) {
+  for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.bridge))) {
     const t = performance.now();
     rows.push(...(await benchCase(c)));
     const last = rows.at(-1);
@@ -263,7 +287,8 @@ export async function benchBridges(): Promise<BenchRow[]> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rows = await benchBridges();
+  // `npx tsx bench/bridges.ts webarena officeqa` measures only those bridges.
+  const rows = await benchBridges(process.argv.slice(2));
   for (const row of rows) {
     const v = Number.isInteger(row.value) ? String(row.value) : row.value.toPrecision(3);
     console.log(`${row.name.padEnd(44)} ${v.padStart(9)} ${row.unit.padEnd(8)} ${row.note ?? ''}`);

@@ -8,8 +8,13 @@ export type BridgeLoader = () => Promise<Bridge>;
 
 /** Settings of the built-in bridges' runtimes (the server reads them from its configuration). */
 export interface BuiltInSettings {
-  /** The Chromium the webshop bridge drives (Debian's /usr/bin/chromium by default). */
+  /** The Chromium the webshop and webarena bridges drive (Debian's /usr/bin/chromium by default). */
   chromiumPath?: string;
+  /**
+   * An OpenAI-compatible endpoint for WebArena's fuzzy_match judge; without one, answers that only
+   * an LLM could grade are counted as not scorable.
+   */
+  llmJudge?: { baseUrl: string; apiKey?: string; model: string };
 }
 
 function builtIns(settings: BuiltInSettings): ReadonlyMap<string, BridgeLoader> {
@@ -23,6 +28,19 @@ function builtIns(settings: BuiltInSettings): ReadonlyMap<string, BridgeLoader> 
         return m.webshopBridge;
       },
     ],
+    [
+      'webarena',
+      async () => {
+        const m = await import('./webarena/index.ts');
+        if (settings.chromiumPath)
+          (await import('./webshop/index.ts')).configureWebshop({
+            executablePath: settings.chromiumPath,
+          });
+        if (settings.llmJudge)
+          m.configureWebarena({ fuzzyJudge: m.openAiFuzzyJudge(settings.llmJudge) });
+        return m.webarenaBridge;
+      },
+    ],
   ]);
 }
 
@@ -34,6 +52,8 @@ const BUILT_IN: ReadonlyMap<string, BridgeLoader> = new Map<string, BridgeLoader
   ['code-repair', async () => (await import('./code-repair/index.ts')).codeRepairBridge],
   ['spreadsheet', async () => (await import('./spreadsheet/index.ts')).spreadsheetBridge],
   ['webshop', async () => (await import('./webshop/index.ts')).webshopBridge],
+  ['webarena', async () => (await import('./webarena/index.ts')).webarenaBridge],
+  ['officeqa', async () => (await import('./officeqa/index.ts')).officeqaBridge],
 ]);
 
 export interface RemoteBridgeConfig {

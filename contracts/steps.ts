@@ -81,3 +81,25 @@ export interface StepRecord {
   /** EvoHarness meta-action bookkeeping (bpe policies), when any. */
   meta?: Json;
 }
+
+/**
+ * Observation data conventions the trajectory viewer reads (bridges fill them; the shapes are
+ * checked here on read): page references of document bridges (officeqa: the pages a search or read
+ * showed) and the location of browser bridges (webarena: URL and open tabs).
+ */
+export const PageRefsDataSchema = z.object({
+  refs: z.array(z.object({ document: z.string(), page: z.number().int() })).min(1),
+});
+export const BrowserDataSchema = z.object({
+  url: z.string(),
+  tabs: z.array(z.object({ url: z.string(), title: z.string() })),
+  activeTab: z.number().int().optional(),
+  truncated: z.boolean().optional(),
+  tokens: z.number().optional(),
+});
+export type PageRefsData = z.infer<typeof PageRefsDataSchema>;
+export type BrowserData = z.infer<typeof BrowserDataSchema>;
+
+/** A step's screenshot, rebuilt by replay (`runs.screenshotAt`). */
+export const ScreenshotSchema = z.object({ mimeType: z.string(), data: z.string() });
+export type StepScreenshot = z.infer<typeof ScreenshotSchema>;

@@ -67,13 +67,31 @@ export function warnLeftOut(log: (line: string) => void = console.warn) {
 }
 
 export function bridgesFromConfig(
-  c: Pick<Config, 'REMOTE_ENVS'> & Partial<Pick<Config, 'CHROMIUM_PATH' | 'OPENENV_ENVS'>>,
+  c: Pick<Config, 'REMOTE_ENVS'> &
+    Partial<
+      Pick<
+        Config,
+        'CHROMIUM_PATH' | 'OPENENV_ENVS' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'OPENAI_MODEL'
+      >
+    >,
   o: { onUnavailable?: (name: string, error: unknown) => void } = {},
 ): BridgeRegistry {
   return createBridgeRegistry({
     ...(o.onUnavailable ? { onUnavailable: o.onUnavailable } : {}),
     remotes: remotesFromConfig(c.REMOTE_ENVS),
     openenvs: openenvsFromConfig(c.OPENENV_ENVS),
-    settings: c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {},
+    settings: {
+      ...(c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {}),
+      // WebArena's fuzzy_match judge: the configured LLM endpoint, when there is one.
+      ...(c.OPENAI_BASE_URL && c.OPENAI_MODEL
+        ? {
+            llmJudge: {
+              baseUrl: c.OPENAI_BASE_URL,
+              model: c.OPENAI_MODEL,
+              ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}),
+            },
+          }
+        : {}),
+    },
   });
 }

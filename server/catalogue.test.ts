@@ -1,4 +1,4 @@
-// A bridge whose runtime is missing (webshop without Chromium) is listed as unavailable, with why
+// A bridge whose runtime is missing (webshop and webarena without Chromium) is listed as unavailable, with why
 // and the one command that fixes it; every other bridge lists and runs as usual.
 import { afterAll, describe, expect, it } from 'vitest';
 import { configureWebshop, shutdownWebshopRuntime } from '../bridges/webshop/index.ts';
@@ -15,19 +15,21 @@ afterAll(async () => {
 });
 
 describe('bridge availability', () => {
-  it('marks webshop unavailable with the fix when its Chromium is missing, and only webshop', async () => {
+  it('marks the two browser bridges unavailable with the fix when Chromium is missing, and only them', async () => {
     const bridges = await catalogue.bridges();
+    const browser = ['webshop', 'webarena'];
     const webshop = bridges.find((b) => b.name === 'webshop');
-    expect(webshop?.availability).toEqual({
-      available: false,
-      reason: `Chromium is not installed (no browser at ${MISSING})`,
-      fix: 'apt-get install -y chromium',
-    });
-    for (const b of bridges.filter((x) => x.name !== 'webshop')) {
+    for (const name of browser)
+      expect(bridges.find((b) => b.name === name)?.availability, name).toEqual({
+        available: false,
+        reason: `Chromium is not installed (no browser at ${MISSING})`,
+        fix: 'apt-get install -y chromium',
+      });
+    for (const b of bridges.filter((x) => !browser.includes(x.name))) {
       expect(b.availability, b.name).toEqual({ available: true });
     }
     const { available: _, ...why } = webshop?.availability ?? { available: true };
-    expect(await catalogue.unavailable()).toEqual([{ name: 'webshop', ...why }]);
+    expect(await catalogue.unavailable()).toEqual(browser.map((name) => ({ name, ...why })));
     const first = (await catalogue.tasks({ bridge: 'webshop', limit: 1 })).items[0];
     const detail = await catalogue.task('webshop', first?.id ?? '');
     expect(detail.bridge.availability.available).toBe(false);

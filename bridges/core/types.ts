@@ -106,6 +106,25 @@ export interface ActionableEnv {
   saveState(): Promise<EnvSnapshot>;
   /** Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional capability: a winning action sequence (an oracle plan) from the environment's CURRENT
+   * state, `[]` when the task is already won, or undefined when the bridge finds none from here.
+   * It reads privileged state, so it is for solvability lint and the verifier audit, never for
+   * agents. Every harness layer forwards it to the layer below (a Chain to its active leg), so
+   * asked after a Stage's set-up it re-plans from the staged start state.
+   */
+  solve?(): Promise<Action[] | undefined>;
+  /**
+   * Optional capability: a picture of what the environment shows now (browser bridges: the current
+   * tab), base64-encoded. The trajectory viewer rebuilds a step's screenshot by replay with it.
+   */
+  screenshot?(): Promise<Screenshot | undefined>;
+}
+
+export interface Screenshot {
+  mimeType: string;
+  /** base64 */
+  data: string;
 }
 
 export interface TaskFilter {
@@ -158,6 +177,11 @@ export interface Bridge {
    * page. Absent for the built-in bridges.
    */
   readonly origin?: BridgeOrigin;
+  /**
+   * The contract suite's per-check time limit for this bridge (`harness check`), when its runtime
+   * is heavier than the default 30 s allows on a loaded machine (a browser per episode).
+   */
+  readonly contractTimeoutMs?: number;
 }
 
 export interface BridgeOrigin {

@@ -83,7 +83,7 @@ let launches = 0;
  */
 let spare: { from: Promise<Browser>; made: Promise<Fresh> } | undefined;
 
-type Fresh = { context: BrowserContext; page: Page };
+export type Fresh = { context: BrowserContext; page: Page };
 
 async function freshPage(from: Promise<Browser>): Promise<Fresh> {
   const b = await from;
@@ -213,6 +213,42 @@ const live = new Set<Episode>();
 /** Pages of the episodes open now (diagnostics and crash tests; never handed to agents). */
 export function livePages(): Page[] {
   return [...live].map((e) => e.page);
+}
+
+/**
+ * A fresh context + page of the shared browser for another bridge's episode (webarena), holding one
+ * context slot until closeBrowserPage. The caller holds a lease (acquireLease) from its first reset
+ * to its close, as webshop's environments do. Failures are infra errors.
+ */
+export async function openBrowserPage(what: string): Promise<Fresh> {
+  await takeSlot();
+  try {
+    const fresh = await takePage();
+    prepareSpare();
+    return fresh;
+  } catch (error) {
+    freeSlot();
+    throw new EnvInfraError(`${what}: could not open a browser page: ${message(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Closes a context from openBrowserPage and frees its slot (bounded, never throws). */
+export async function closeBrowserPage(fresh: { context: BrowserContext }): Promise<void> {
+  try {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      fresh.context.close(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  } catch {
+    // A context of a crashed browser is already gone.
+  } finally {
+    freeSlot();
+  }
 }
 
 /** A fresh context + page for one episode, with the session cookie set. Failures are infra errors. */

@@ -10,6 +10,13 @@ import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { actionText, LAYER_CHANGE_TEXT } from './format.ts';
+import {
+  BrowserCard,
+  browserData,
+  PageRefsCard,
+  pageRefs,
+  type ScreenshotView,
+} from './observation-data.tsx';
 import { actionRewritten, keyedWordDiff, layersFor, observationChanged } from './step.ts';
 
 type StateView = { pending: boolean; value: unknown; error?: string };
@@ -17,17 +24,24 @@ type StateView = { pending: boolean; value: unknown; error?: string };
 export function StepDetail({
   step,
   state,
+  screenshot,
 }: {
   step: StepRecord;
   /** The state view after the step when the run did not record it (rebuilt by replay). */
   state?: StateView;
+  /** Browser bridges: the page after the step (rebuilt by replay). */
+  screenshot?: ScreenshotView;
 }) {
   const admissible = step.info.admissibleCommands;
+  const browser = browserData(step.observation.data);
+  const refs = pageRefs(step.observation.data);
   return (
     <div className="flex flex-col gap-4" data-testid="step-detail" data-step={step.index}>
       <StepBadges step={step} />
       <ActionCard step={step} />
       <ObservationCard step={step} />
+      {browser ? <BrowserCard data={browser} shot={screenshot} /> : null}
+      {refs ? <PageRefsCard refs={refs} /> : null}
       <BpePanel meta={step.meta} />
       {step.changes.length > 0 ? <LayerChanges step={step} /> : null}
       {Array.isArray(admissible) && admissible.length > 0 ? (

@@ -39,6 +39,11 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
                 value: t.state.data?.state,
                 ...(t.state.error ? { error: t.state.error.message } : {}),
               }}
+              screenshot={{
+                pending: t.shot.isPending || t.shot.data?.step !== t.selected,
+                value: t.shot.data?.screenshot ?? null,
+                ...(t.shot.error ? { error: t.shot.error.message } : {}),
+              }}
             />
           ) : t.total === 0 && t.flags.data ? (
             <p className="text-sm text-muted-foreground">This episode has no agent steps.</p>

@@ -9,6 +9,7 @@ import { useEffect, useEffectEvent, useRef } from 'react';
 import { isTypingTarget } from '../hooks/keys.ts';
 import { useUrlState } from '../hooks/use-url-state.ts';
 import { UNBATCHED, useTRPC } from '../trpc/client.tsx';
+import { browserData } from './observation-data.tsx';
 import { useStepPages } from './step-pages.ts';
 import { filterOf, moveStep, type StepRows, selectedStep, stepRows } from './viewer.ts';
 
@@ -31,6 +32,12 @@ export function useTrajectory(runId: string, episodeId: string) {
     ...trpc.runs.stateAt.queryOptions({ episodeId, step: selected }, UNBATCHED),
     enabled: Boolean(step) && step?.state === undefined,
     placeholderData: keepPreviousData,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const shot = useQuery({
+    ...trpc.runs.screenshotAt.queryOptions({ episodeId, step: selected }, UNBATCHED),
+    enabled: Boolean(browserData(step?.observation.data)),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
@@ -64,6 +71,7 @@ export function useTrajectory(runId: string, episodeId: string) {
     list,
     step,
     state,
+    shot,
   };
 }
 

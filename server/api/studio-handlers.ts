@@ -1,7 +1,7 @@
 // Work the studio asks of the harness engine that can take long or run user hook code: it runs in
 // an IsolatedPool worker thread (studio-pool.ts), never on the server's main thread, so a replay of
 // 10,000 steps or a hook stuck in a built-in cannot stall the API or the live streams.
-import type { Action, Json } from '../../bridges/core/types.ts';
+import type { Action, Json, Screenshot } from '../../bridges/core/types.ts';
 import { bridgesFromConfig } from '../bridges.ts';
 import { config } from '../config.ts';
 import { NotFoundError } from '../errors.ts';
@@ -118,6 +118,21 @@ export const handlers = {
       );
       for (const action of input.actions) await harness.step(action);
       return { state: harness.getEnvState() };
+    } finally {
+      await harness.close();
+    }
+  },
+
+  /** The screenshot after replaying `actions` from reset (null where the bridge takes none). */
+  async replayScreenshot(raw: unknown): Promise<{ screenshot: Screenshot | null }> {
+    const input = raw as ReplayStateInput;
+    const harness = await createHarness(parseSpec(input.spec), { bridges });
+    try {
+      await harness.reset(
+        input.taskId ? { seed: input.seed, taskId: input.taskId } : { seed: input.seed },
+      );
+      for (const action of input.actions) await harness.step(action);
+      return { screenshot: (await harness.screenshot?.()) ?? null };
     } finally {
       await harness.close();
     }

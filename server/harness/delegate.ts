@@ -12,6 +12,7 @@ import type {
   Observation,
   ResetOptions,
   ResetResult,
+  Screenshot,
   StepResult,
   TaskFilter,
   TaskInfo,
@@ -58,5 +59,15 @@ export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implemen
   }
   close(): Promise<void> {
     return this.inner.close();
+  }
+  /** The oracle capability of whatever is below (undefined where the bridge has none). */
+  solve(): Promise<Action[] | undefined> {
+    const target = this.target();
+    return target.solve ? target.solve() : Promise.resolve(undefined);
+  }
+  /** A picture of what the env below shows now (undefined where the bridge has none). */
+  screenshot(): Promise<Screenshot | undefined> {
+    const target = this.target();
+    return target.screenshot ? target.screenshot() : Promise.resolve(undefined);
   }
 }

@@ -6,12 +6,14 @@ import { bpeResolver } from './bpe/index.ts';
 import { codeRepairPolicies } from './code-repair/policies.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
+import { officeqaPolicies } from './officeqa/policies.ts';
 import { openaiDescriptor, openaiPolicy } from './openai.ts';
 import { remotePolicies } from './remote/policies.ts';
 import { schemaRandom } from './schema-random.ts';
 import { spreadsheetPolicies } from './spreadsheet/policies.ts';
 import { toy24Policies } from './toy24/policies.ts';
 import type { Policy, PolicyDescriptor } from './types.ts';
+import { webarenaPolicies } from './webarena/policies.ts';
 import { webshopPolicies } from './webshop/policies.ts';
 
 export { createHumanPolicy } from './human.ts';
@@ -33,6 +35,8 @@ const scripted: Policy[] = [
   ...webshopPolicies,
   ...codeRepairPolicies,
   ...spreadsheetPolicies,
+  ...webarenaPolicies,
+  ...officeqaPolicies,
   // Bridge-independent: listed for every bridge.
   schemaRandom,
 ];

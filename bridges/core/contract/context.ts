@@ -115,7 +115,7 @@ export class ContractContext {
     this.tasks = Math.max(1, options.tasks ?? 2);
     this.seeds = options.seeds && options.seeds.length > 0 ? options.seeds : [0, 7];
     this.steps = Math.max(1, options.steps ?? 6);
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? bridge.contractTimeoutMs ?? 30_000;
   }
 
   /** Tasks spread evenly over the bridge's list. */

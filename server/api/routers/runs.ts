@@ -129,6 +129,23 @@ export const runsRouter = router({
       return { step: input.step, state };
     }),
 
+  /**
+   * The screenshot after step `step` (-1: after reset), rebuilt like the state view: same spec,
+   * task and seed, the agent's actions replayed. Null where the bridge takes no screenshots.
+   */
+  screenshotAt: sharedReadProcedure('episode', 'episodeId')
+    .input(z.object({ episodeId: z.string().min(1), step: z.number().int().min(-1) }))
+    .query(async ({ input, ctx }) => {
+      const { episode, spec } = await episodeView(ctx.db, input.episodeId);
+      const { screenshot } = await ctx.services.studio.job('replayScreenshot', {
+        spec,
+        seed: episode.seed,
+        taskId: episode.taskId,
+        actions: await episodeActions(ctx.db, input.episodeId, { through: input.step }),
+      });
+      return { step: input.step, screenshot };
+    }),
+
   events: sharedReadProcedure('run', 'runId')
     .input(z.object({ runId: z.string().min(1), after: z.string().optional() }))
     .query(({ input, ctx }) => ctx.services.rollouts.listRunEvents(input.runId, input.after)),

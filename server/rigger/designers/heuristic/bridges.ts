@@ -4,11 +4,15 @@
 // diagnosis and, for a harder variant, time pressure on the original task.
 import type { BridgeDesign } from './design.ts';
 import { householdDesign } from './household.ts';
+import { officeqaDesign } from './officeqa.ts';
 import { toy24Design } from './toy24.ts';
+import { webarenaDesign } from './webarena.ts';
 
 const DESIGNS: ReadonlyMap<string, BridgeDesign> = new Map([
   ['household', householdDesign],
   ['toy24', toy24Design],
+  ['webarena', webarenaDesign],
+  ['officeqa', officeqaDesign],
 ]);
 
 export function designFor(bridge: string): BridgeDesign | undefined {
