@@ -100,6 +100,14 @@ export interface ActionableEnv {
   saveState(): Promise<EnvSnapshot>;
   /** Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional capability: a winning action sequence (an oracle plan) from the environment's CURRENT
+   * state, `[]` when the task is already won, or undefined when the bridge finds none from here.
+   * It reads privileged state, so it is for solvability lint and the verifier audit, never for
+   * agents. Every harness layer forwards it to the layer below (a Chain to its active leg), so
+   * asked after a Stage's set-up it re-plans from the staged start state.
+   */
+  solve?(): Promise<Action[] | undefined>;
 }
 
 export interface TaskFilter {

@@ -59,4 +59,9 @@ export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implemen
   close(): Promise<void> {
     return this.inner.close();
   }
+  /** The oracle capability of whatever is below (undefined where the bridge has none). */
+  solve(): Promise<Action[] | undefined> {
+    const target = this.target();
+    return target.solve ? target.solve() : Promise.resolve(undefined);
+  }
 }
