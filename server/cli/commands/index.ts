@@ -21,4 +21,5 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   harnesses: () => import('./harnesses.ts'),
   harness: () => import('./harness.ts'),
   decide: () => import('./decide.ts'),
+  lint: () => import('./lint.ts'),
 };
