@@ -3,6 +3,7 @@
 // its thread terminated by the pool's watchdog instead of hanging the caller.
 import type { BridgeResolver } from '../../bridges/core/types.ts';
 import type { LintResult } from '../../contracts/lint.ts';
+import { type AuditPlayInput, playAudit } from '../audit/audit.ts';
 import type { HarnessSpec } from '../harness/index.ts';
 import { type KnownSequence, lintSpec } from './lint.ts';
 
@@ -24,5 +25,7 @@ export function lintHandlers(bridges: BridgeResolver) {
         ...(input.taskId !== undefined ? { taskId: input.taskId } : {}),
       });
     },
+    /** The verifier audit's probe episodes (server/audit). */
+    audit: (raw: unknown) => playAudit(raw as AuditPlayInput, bridges),
   };
 }

@@ -31,7 +31,7 @@ export async function recordedSuccesses(
       steps: { gt: 0 },
       run: {
         bridge: leaf.bridge,
-        ...(o.projectId !== undefined ? { projectId: o.projectId } : {}),
+        ...(o.projectId ? { projectId: o.projectId } : {}),
       },
     },
     orderBy: [{ steps: 'asc' }, { finishedAt: 'desc' }],

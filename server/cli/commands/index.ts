@@ -22,4 +22,5 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   harness: () => import('./harness.ts'),
   decide: () => import('./decide.ts'),
   lint: () => import('./lint.ts'),
+  audit: () => import('./audit.ts'),
 };
