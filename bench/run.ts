@@ -9,6 +9,7 @@ const parts: Part[] = [
   { title: 'harness engine', load: async () => (await import('./engine.ts')).benchEngine },
   { title: 'rollouts', load: async () => (await import('./rollouts.ts')).benchRollouts },
   { title: 'bridges', load: async () => (await import('./bridges.ts')).benchBridges },
+  { title: 'lint and audit', load: async () => (await import('./lint.ts')).benchLint },
 ];
 
 function format(value: number): string {

@@ -15,51 +15,23 @@ import {
   rewardVerdictDisagreement,
 } from '../../contracts/audit.ts';
 import { ActionSchema, type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
-import type { StepRecord } from '../../contracts/steps.ts';
 import { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn } from '../db/json.ts';
 import { NotFoundError } from '../errors.ts';
 import type { KnownSequence } from '../lint/lint.ts';
+import { stepRow } from '../rollouts/recorder.ts';
 import type { ProbeEpisode } from './audit.ts';
 import { probeKey } from './report.ts';
 
 /** The audit's probe runs: no step budget of their own beyond the gold replay's cap. */
 const PROBE_MAX_STEPS = 300;
-/** Step rows per insert (a Step row binds ~18 parameters; PostgreSQL allows 65,535). */
-const STEP_CHUNK = 1000;
+/** Step rows per statement (one JSON parameter each). */
+const STEP_CHUNK = 2000;
 /** Recorded episodes read for disagreements, newest first. */
 const RECORDED_SCAN = 20_000;
 
 type Who = { createdBy?: string | null; projectId?: string | null };
-
-function stepData(episodeId: string, s: StepRecord): Prisma.StepCreateManyInput {
-  return {
-    episodeId,
-    index: s.index,
-    attempt: 1,
-    action: s.action as unknown as Prisma.InputJsonValue,
-    ...(s.executedAction
-      ? { executedAction: s.executedAction as unknown as Prisma.InputJsonValue }
-      : {}),
-    rawObservation: s.rawObservation?.text ?? null,
-    ...(s.rawObservation?.data !== undefined && s.rawObservation.data !== null
-      ? { rawObservationData: s.rawObservation.data as Prisma.InputJsonValue }
-      : {}),
-    observation: s.observation.text,
-    ...(s.observation.data !== undefined && s.observation.data !== null
-      ? { observationData: s.observation.data as Prisma.InputJsonValue }
-      : {}),
-    reward: s.reward,
-    terminated: s.terminated,
-    truncated: s.truncated,
-    invalid: s.invalid,
-    blocked: s.blocked ?? null,
-    changes: s.changes as unknown as Prisma.InputJsonValue,
-    info: s.info as unknown as Prisma.InputJsonValue,
-    leg: s.leg ?? null,
-  };
-}
 
 /** Stores the probe episodes, one completed run per probe; where each landed, by probe and task. */
 export async function storeProbeEpisodes(
@@ -105,40 +77,56 @@ export async function storeProbeEpisodes(
       select: { id: true },
     });
     runs[probe] = run.id;
-    const rows = await db.episode.createManyAndReturn({
-      data: episodes.map((e, ordinal) => ({
-        runId: run.id,
-        taskId: e.taskId,
-        seed: e.seed,
-        ordinal,
-        status: 'done' as const,
-        attempt: 1,
-        outcome: e.evaluation.success ? ('success' as const) : ('failure' as const),
-        ...(e.evaluation.success ? {} : { failureCategory: 'wrong_final_state' as const }),
-        steps: e.trajectory.length,
-        reward: e.reward.total,
-        costReward: {
-          ...e.reward,
-          invalidActions: e.trajectory.filter((s) => s.invalid).length,
-          envReward: e.envReward,
-        } as unknown as Prisma.InputJsonValue,
-        evaluation: e.evaluation as unknown as Prisma.InputJsonValue,
-        durationMs: Math.round(e.durationMs),
-        startedAt: now,
-        finishedAt: now,
-      })),
-      select: { id: true, taskId: true },
-    });
-    const byTask = new Map(rows.map((r) => [r.taskId, r.id]));
-    const stepRows: Prisma.StepCreateManyInput[] = [];
-    for (const e of episodes) {
-      const episodeId = byTask.get(e.taskId);
-      if (!episodeId) continue;
+    // One statement each for the episodes and their steps (json_to_recordset, as the recorder
+    // writes): row-by-row inserts through the client cost seconds per hundred episodes here.
+    const rows = episodes.map((e, ordinal) => ({
+      id: `${run.id}${probe[0]}${ordinal.toString(36)}`,
+      runId: run.id,
+      taskId: e.taskId,
+      seed: e.seed,
+      ordinal,
+      outcome: e.evaluation.success ? 'success' : 'failure',
+      failureCategory: e.evaluation.success ? null : 'wrong_final_state',
+      steps: e.trajectory.length,
+      reward: e.reward.total,
+      costReward: {
+        ...e.reward,
+        invalidActions: e.trajectory.filter((s) => s.invalid).length,
+        envReward: e.envReward,
+      },
+      evaluation: e.evaluation,
+      durationMs: Math.round(e.durationMs),
+    }));
+    await db.$executeRaw`
+      INSERT INTO "Episode" (id, "runId", "taskId", seed, ordinal, status, attempt, outcome,
+        "failureCategory", steps, reward, "costReward", evaluation, "durationMs", "startedAt", "finishedAt")
+      SELECT v.id, v."runId", v."taskId", v.seed, v.ordinal, 'done', 1, v.outcome::"EpisodeOutcome",
+        v."failureCategory"::"FailureCategory", v.steps, v.reward, v."costReward", v.evaluation,
+        v."durationMs", now(), now()
+      FROM json_to_recordset(${JSON.stringify(rows)}::json) AS v(id text, "runId" text, "taskId" text,
+        seed int, ordinal int, outcome text, "failureCategory" text, steps int, reward float8,
+        "costReward" jsonb, evaluation jsonb, "durationMs" int)`;
+    const stepRows: unknown[] = [];
+    episodes.forEach((e, ordinal) => {
+      const episodeId = rows[ordinal]?.id as string;
       stored.set(probeKey(probe, e.taskId), { runId: run.id, episodeId });
-      for (const s of e.trajectory) stepRows.push(stepData(episodeId, s));
-    }
+      for (const s of e.trajectory) stepRows.push(stepRow(episodeId, 1, s));
+    });
     for (let i = 0; i < stepRows.length; i += STEP_CHUNK) {
-      await db.step.createMany({ data: stepRows.slice(i, i + STEP_CHUNK) });
+      await db.$executeRaw`
+        INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction",
+          "rawObservation", "rawObservationData", "observation", "observationData", "reward",
+          "terminated", "truncated", "invalid", "blocked", "changes", "info", "leg", "state", "meta")
+        SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction",
+          s."rawObservation", s."rawObservationData", s."observation", s."observationData", s."reward",
+          s."terminated", s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg",
+          s."state", s."meta"
+        FROM json_to_recordset(${JSON.stringify(stepRows.slice(i, i + STEP_CHUNK))}::json) AS s(
+          "episodeId" text, "index" int, "attempt" int, "action" jsonb, "executedAction" jsonb,
+          "rawObservation" text, "rawObservationData" jsonb, "observation" text,
+          "observationData" jsonb, "reward" float8, "terminated" boolean, "truncated" boolean,
+          "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb, "leg" int, "state" jsonb,
+          "meta" jsonb)`;
     }
   }
   return { runs, stored };
