@@ -233,6 +233,13 @@ function BridgeAudit({ audit: a }: { audit: AuditReport }) {
             </span>
           </div>
         </div>
+        {a.totals.gold.na > 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="audit-no-gold">
+            No gold is known for {a.totals.gold.na} of {a.totals.tasks} tasks: the bridge has no
+            oracle plan for them and no successful episode of them is recorded. A baseline run
+            records successes; the next audit replays the best one as gold.
+          </p>
+        ) : null}
         <div className="max-h-[560px] overflow-auto rounded-md border">
           <Table>
             <THead className="sticky top-0 z-10 bg-card">

@@ -133,9 +133,9 @@ export function WitnessPlayer({ witness: w }: { witness: Witness }) {
   // A timer is a real side effect: the next step appears after a pause while playing.
   useEffect(() => {
     if (!running || done) return;
-    const t = setTimeout(() => setShown((n) => n + 1), STEP_MS);
+    const t = setTimeout(() => setShown(shown + 1), STEP_MS);
     return () => clearTimeout(t);
-  }, [running, done]);
+  }, [running, done, shown]);
   return (
     <div
       className="mt-2 rounded-md border bg-card p-2 text-foreground"

@@ -13,6 +13,7 @@ const bridges = resolverOf([
   lockboxBridge('sound'),
   lockboxBridge('lax'),
   lockboxBridge('tipsy'),
+  lockboxBridge('submit'),
   householdBridge,
   fakeBridges().room,
 ]);
@@ -95,6 +96,15 @@ describe('verifier audit', () => {
       { kind: 'reward_without_success', reward: 0.5, success: false, score: 0, probe: 'perturbed' },
     ]);
     expect(report.passed).toBe(false);
+  });
+
+  it('perturbs the last step that changed the work, not a bare submit', async () => {
+    const { report } = await audit('lockbox-submit', LOCKBOX_TASKS.slice(0, 1));
+    const t = report.tasks[0];
+    expect(t?.gold).toMatchObject({ status: 'pass', steps: 4 });
+    expect(t?.perturbed.note).toBe('without step 3 of 4 ("put gem in box")');
+    expect(t?.perturbed.status).toBe('pass');
+    expect(report.passed).toBe(true);
   });
 
   it('takes gold from a recorded success where the bridge has no oracle, and says so where it has none', async () => {

@@ -67,9 +67,35 @@ interface Played {
   trajectory: StepRecord[];
   /** Indices of the steps that changed the state view. */
   effective: number[];
+  /** Of those, the ones that changed more than one flag (not a bare `submitted: true`). */
+  substantive: number[];
   evaluation: Evaluation;
   envReward: number;
   durationMs: number;
+}
+
+/** The state view as leaf paths and their values (JSON text), to see what a step changed. */
+function leaves(value: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      leaves(v, `${path}/${k}`, out);
+    if (Object.keys(value as object).length === 0) out.set(path, JSON.stringify(value));
+  } else out.set(path, JSON.stringify(value));
+  return out;
+}
+
+/**
+ * What a step changed in the state view: nothing, one flag only (an episode-control action such as
+ * a bare submit, which leaves the work as it was), or something substantive.
+ */
+function changeOf(a: Map<string, string>, b: Map<string, string>): 'none' | 'flag' | 'substantive' {
+  const changed: string[] = [];
+  for (const [k, v] of b) if (a.get(k) !== v) changed.push(v);
+  for (const k of a.keys()) if (!b.has(k)) changed.push('removed');
+  if (changed.length === 0) return 'none';
+  return changed.length === 1 && (changed[0] === 'true' || changed[0] === 'false')
+    ? 'flag'
+    : 'substantive';
 }
 
 /** Steps `next()` until it answers undefined or the episode ends; the verdict at the end. */
@@ -83,12 +109,13 @@ async function play(
     actions: [],
     trajectory: [],
     effective: [],
+    substantive: [],
     evaluation: { success: false, score: 0, metrics: {} },
     envReward: 0,
     durationMs: 0,
   };
   let info = info0;
-  let before = JSON.stringify(h.getEnvState());
+  let before = leaves(h.getEnvState());
   for (let i = 0; i < MAX_GOLD_STEPS; i++) {
     const action = await next(info, i);
     if (!action) break;
@@ -96,8 +123,12 @@ async function play(
     out.actions.push(action);
     out.trajectory.push(r.record);
     out.envReward += r.reward;
-    const after = JSON.stringify(h.getEnvState());
-    if (after !== before && !r.record.invalid) out.effective.push(i);
+    const after = leaves(h.getEnvState());
+    const change = changeOf(before, after);
+    if (change !== 'none' && !r.record.invalid) {
+      out.effective.push(i);
+      if (change === 'substantive') out.substantive.push(i);
+    }
     before = after;
     info = r.info;
     if (r.terminated || r.truncated) break;
@@ -244,7 +275,9 @@ class Auditor {
         'the gold sequence changes nothing in the state view: no effective action to remove',
       );
     } else {
-      const cut = gold.effective[gold.effective.length - 1] as number;
+      // The last step that changed the work itself: an episode-control step that only flips one
+      // flag (a bare submit) is skipped, since a verifier may rightly judge the work without it.
+      const cut = (gold.substantive.at(-1) ?? gold.effective.at(-1)) as number;
       const actions = gold.actions.filter((_, i) => i !== cut);
       const r = await h.reset({ seed: goldSeed, taskId: t.id });
       const p = await play(h, async (_info, i) => actions[i], r.info);

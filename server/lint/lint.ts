@@ -397,6 +397,29 @@ function explain(
   };
 }
 
+/**
+ * One finding per rule, node and severity: the first witness's (the oracle's when it broke),
+ * naming where the other known winning sequences broke the same way.
+ */
+function mergeAlike(findings: LintFinding[]): LintFinding[] {
+  const groups = new Map<string, LintFinding[]>();
+  for (const f of findings) {
+    const key = `${f.rule}|${f.path}|${f.severity}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].map(([first, ...rest]) => {
+    const lead = first as LintFinding;
+    if (rest.length === 0 || lead.rule === 'witness-broke') return lead;
+    const where = rest.map(
+      (f) => `${f.witness?.replace('episode:', 'episode ') ?? '?'} at step ${f.step ?? '?'}`,
+    );
+    return {
+      ...lead,
+      message: `${lead.message} (${rest.length === 1 ? 'the other known winning sequence broke' : `${rest.length} other known winning sequences broke`} the same way: ${where.join(', ')})`,
+    };
+  });
+}
+
 function witnessOf(trace: Trace, taskId: string | undefined): Witness {
   const steps: WitnessStep[] = trace.records.map((r) => ({
     action: r.action,
@@ -486,11 +509,13 @@ export async function lintSpec(input: unknown, o: LintOptions): Promise<LintResu
       const culprit = await linter.stageCulprit(seed);
       if (culprit) linter.findings.push(culprit);
     }
+    const explained: LintFinding[] = [];
     for (const t of traces) {
       if (t.outcome === 'no-plan') continue;
       const f = explain(t, known, shortest);
-      if (f) linter.findings.push(f);
+      if (f) explained.push(f);
     }
+    linter.findings.push(...mergeAlike(explained));
     // A Chain whose first leg cannot be won: its second leg never starts after a win.
     const chain = rootChain(spec);
     const firstLegError = linter.findings.find(

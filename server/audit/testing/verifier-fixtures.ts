@@ -1,7 +1,8 @@
 // Fixture bridges with known verifiers for the audit's tests: `lockbox` (a sound verifier: the gem
 // must be in the box), `lockbox-lax` (a broken verifier whose evaluate ignores the goal) and
-// `lockbox-tipsy` (pays a step reward for taking the gem, which the verdict never credits). All
-// three have an oracle (`solve`), one text tool and look / inventory.
+// `lockbox-tipsy` (pays a step reward for taking the gem, which the verdict never credits) and
+// `lockbox-submit` (the episode ends on `submit`, which only flips a flag; the verifier judges the
+// box). All have an oracle (`solve`), one text tool and look / inventory.
 import type {
   Action,
   ActionableEnv,
@@ -17,7 +18,7 @@ import type {
   ToolSpec,
 } from '../../../bridges/core/types.ts';
 
-type Flavour = 'sound' | 'lax' | 'tipsy';
+type Flavour = 'sound' | 'lax' | 'tipsy' | 'submit';
 
 const TASKS: TaskInfo[] = [
   { id: 'gem-in-box', type: 'pick', goal: 'put the gem in the box', split: 'test' },
@@ -39,13 +40,20 @@ interface State {
   holding: boolean;
   boxOpen: boolean;
   inBox: boolean;
+  submitted: boolean;
 }
 
 const act = (command: string): Action => ({ name: 'act', args: { command } });
 
 class LockboxEnv implements ActionableEnv {
   readonly envType: string;
-  private s: State = { item: 'gem', holding: false, boxOpen: false, inBox: false };
+  private s: State = {
+    item: 'gem',
+    holding: false,
+    boxOpen: false,
+    inBox: false,
+    submitted: false,
+  };
   private last: Observation = { text: '' };
   private resetOpts: ResetOptions = { taskId: 'gem-in-box', seed: 0 };
 
@@ -63,6 +71,7 @@ class LockboxEnv implements ActionableEnv {
       ...(s.holding || s.inBox ? [] : [`take ${s.item}`]),
       s.boxOpen ? 'close box' : 'open box',
       ...(s.holding && s.boxOpen ? [`put ${s.item} in box`] : []),
+      ...(this.flavour === 'submit' ? ['submit'] : []),
     ];
   }
   async reset(o: ResetOptions): Promise<ResetResult> {
@@ -74,6 +83,7 @@ class LockboxEnv implements ActionableEnv {
       holding: false,
       boxOpen: false,
       inBox: false,
+      submitted: false,
     };
     this.last = {
       text: `A ${this.s.item} lies on the table; the box is closed.\n\nYour task is to: ${task.goal}.`,
@@ -81,7 +91,7 @@ class LockboxEnv implements ActionableEnv {
     return { observation: this.last, info: { admissibleCommands: this.admissible() } };
   }
   private won(): boolean {
-    return this.s.inBox;
+    return this.s.inBox && (this.flavour !== 'submit' || this.s.submitted);
   }
   async step(action: Action): Promise<StepResult> {
     const s = this.s;
@@ -109,6 +119,10 @@ class LockboxEnv implements ActionableEnv {
       s.boxOpen = false;
       text = 'You close the box.';
       invalid = false;
+    } else if (cmd === 'submit' && this.flavour === 'submit' && !s.submitted) {
+      s.submitted = true;
+      text = 'Submitted.';
+      invalid = false;
     } else if (cmd === `put ${s.item} in box` && s.holding && s.boxOpen) {
       s.holding = false;
       s.inBox = true;
@@ -120,7 +134,7 @@ class LockboxEnv implements ActionableEnv {
     return {
       observation: this.last,
       reward,
-      terminated: this.won(),
+      terminated: this.won() || s.submitted,
       truncated: false,
       info: { admissibleCommands: this.admissible(), ...(invalid ? { invalid: true } : {}) },
     };
@@ -130,16 +144,18 @@ class LockboxEnv implements ActionableEnv {
   }
   async evaluate(): Promise<Evaluation> {
     // The lax verifier ignores the goal: whatever happened, it passes.
-    const ok = this.flavour === 'lax' ? true : this.won();
+    const ok = this.flavour === 'lax' ? true : this.s.inBox;
     return { success: ok, score: ok ? 1 : 0, metrics: {} };
   }
   async solve(): Promise<Action[] | undefined> {
     const s = this.s;
-    if (s.inBox) return [];
+    const submit = this.flavour === 'submit' && !s.submitted ? [act('submit')] : [];
+    if (s.inBox) return submit;
     return [
       ...(s.holding ? [] : [act(`take ${s.item}`)]),
       ...(s.boxOpen ? [] : [act('open box')]),
       act(`put ${s.item} in box`),
+      ...submit,
     ];
   }
   getEnvState(): Json {

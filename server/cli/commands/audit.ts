@@ -21,6 +21,11 @@ function print(r: AuditReport, write: (text: string) => void): void {
   write(`  empty fails:          ${c(t.empty)}\n`);
   write(`  perturbed gold fails: ${c(t.perturbed)}\n`);
   write(`  reward/verdict disagreements: ${t.disagreements}\n`);
+  if (t.gold.na > 0) {
+    write(
+      `  no gold known for ${t.gold.na} task${t.gold.na === 1 ? '' : 's'}: the bridge has no oracle plan and no success of it is recorded (a baseline run records some)\n`,
+    );
+  }
   if (r.suspicious.length) {
     write(`suspicious tasks (${r.suspicious.length}):\n`);
     for (const task of r.tasks.filter((x) => x.suspicious)) {
