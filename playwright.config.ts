@@ -85,6 +85,8 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       NO_DEMO: 'true',
+      // The verifier fixtures (a sound and a broken verifier) for the audit journey.
+      FIXTURE_BRIDGES: 'true',
       ROLLOUT_CONCURRENCY: '2',
       NEXT_TELEMETRY_DISABLED: '1',
     },

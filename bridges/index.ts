@@ -71,9 +71,17 @@ export function createBridgeRegistry(
     remotes?: RemoteBridgeConfig[];
     loaders?: ReadonlyMap<string, BridgeLoader>;
     settings?: BuiltInSettings;
+    /** Adds the verifier fixtures (fixtures/lockbox.ts: a sound and a broken verifier), for tests. */
+    fixtures?: boolean;
   } = {},
 ): BridgeRegistry {
   const loaders = new Map(o.loaders ?? builtIns(o.settings ?? {}));
+  if (o.fixtures) {
+    for (const flavour of ['sound', 'lax'] as const) {
+      const name = flavour === 'sound' ? 'lockbox' : `lockbox-${flavour}`;
+      loaders.set(name, async () => (await import('./fixtures/lockbox.ts')).lockboxBridge(flavour));
+    }
+  }
   for (const remote of o.remotes ?? []) loaders.set(remote.name, remoteLoader(remote));
   return {
     names: () => [...loaders.keys()],

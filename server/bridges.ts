@@ -17,10 +17,11 @@ export function remotesFromConfig(value: string | undefined): RemoteBridgeConfig
 }
 
 export function bridgesFromConfig(
-  c: Pick<Config, 'REMOTE_ENVS'> & Partial<Pick<Config, 'CHROMIUM_PATH'>>,
+  c: Pick<Config, 'REMOTE_ENVS'> & Partial<Pick<Config, 'CHROMIUM_PATH' | 'FIXTURE_BRIDGES'>>,
 ): BridgeRegistry {
   return createBridgeRegistry({
     remotes: remotesFromConfig(c.REMOTE_ENVS),
     settings: c.CHROMIUM_PATH ? { chromiumPath: c.CHROMIUM_PATH } : {},
+    ...(c.FIXTURE_BRIDGES ? { fixtures: true } : {}),
   });
 }

@@ -1,13 +1,13 @@
 // The verifier audit's probes on fixture bridges with known verifiers and on the household bridge.
 import { describe, expect, it } from 'vitest';
 import { resolverOf } from '../../bridges/core/capabilities.ts';
+import { lockboxBridge } from '../../bridges/fixtures/lockbox.ts';
 import { householdBridge } from '../../bridges/household/index.ts';
 import { AuditReportSchema } from '../../contracts/audit.ts';
 import type { HarnessSpec } from '../harness/index.ts';
 import { act, fakeBridges } from '../harness/testing/fake-bridges.ts';
 import { playAudit } from './audit.ts';
 import { auditReport } from './report.ts';
-import { lockboxBridge } from './testing/verifier-fixtures.ts';
 
 const bridges = resolverOf([
   lockboxBridge('sound'),

@@ -3,6 +3,7 @@
 // linked, each bridge's newest verdict, the run page's disagreement list, and `harness audit`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolverOf } from '../../bridges/core/capabilities.ts';
+import { lockboxBridge } from '../../bridges/fixtures/lockbox.ts';
 import type { AuditReport } from '../../contracts/audit.ts';
 import { runCli } from '../cli/testing.ts';
 import type { Services } from '../compose.ts';
@@ -11,7 +12,6 @@ import { testServices } from '../testing/services.ts';
 import { playAudit } from './audit.ts';
 import { runAudit } from './service.ts';
 import { auditVerdicts, getAudit, latestBridgeAudits, runDisagreements } from './store.ts';
-import { lockboxBridge } from './testing/verifier-fixtures.ts';
 
 let handle: TestDb;
 let services: Services;
