@@ -75,9 +75,9 @@ test('the audit page catches a verifier that ignores the goal; the task picker m
   await expect(page.getByTestId('episode-outcome')).toHaveText('success');
 
   await page.goto('/');
-  await expect(page.getByTestId('bridge-lockbox-lax').getByTestId('bridge-audit-failed')).toContainText(
-    'Verifier audit failed: 2 of 2 tasks suspicious',
-  );
+  await expect(
+    page.getByTestId('bridge-lockbox-lax').getByTestId('bridge-audit-failed'),
+  ).toContainText('Verifier audit failed: 2 of 2 tasks suspicious');
   await expect(page.getByTestId('bridge-lockbox').getByTestId('bridge-audit-passed')).toBeVisible();
 });
 
