@@ -4,10 +4,12 @@
 // recorded on it, or launching it under its name (rigRunId) so a run launched just before a crash
 // is found rather than launched twice.
 
-import { lintSummary } from '../../contracts/lint.ts';
+import { type LintResult, lintSummary } from '../../contracts/lint.ts';
 import { DomainError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
+import type { LintJobInput } from '../lint/jobs.ts';
 import { lintSpec } from '../lint/lint.ts';
+import { lintPool } from '../lint/pool.ts';
 import { describeWriteError, preflight } from './check.ts';
 import { awaitBatch, rigRunId, rollouts, throwIfStopped } from './observe.ts';
 import {
@@ -226,12 +228,7 @@ async function lintGate(
       actions: e.trajectory.map((s) => s.action),
     }));
   try {
-    const r = await lintSpec(spec, {
-      bridges: env.deps.bridges,
-      seed,
-      taskId: env.taskId,
-      recorded,
-    });
+    const r = await lintIsolated(env, { spec, seed, taskId: env.taskId, recorded });
     if (r.solvable !== 'refuted') return undefined;
     return {
       solvable: r.solvable,
@@ -243,6 +240,27 @@ async function lintGate(
     // A candidate lint cannot play is for Validate to judge, as before the gate existed.
     if (e instanceof DomainError) return undefined;
     throw e;
+  }
+}
+
+/**
+ * The heuristic designer's hooks are its own templates: linted here, like preflight. Code an LLM
+ * wrote is linted in a worker whose watchdog stops a hook stuck in a built-in.
+ */
+async function lintIsolated(env: RoundEnv, input: LintJobInput): Promise<LintResult> {
+  if (env.input.designer === 'heuristic') {
+    return lintSpec(input.spec, {
+      bridges: env.deps.bridges,
+      seed: input.seed,
+      recorded: input.recorded,
+      ...(input.taskId !== undefined ? { taskId: input.taskId } : {}),
+    });
+  }
+  const pool = lintPool();
+  try {
+    return await pool.job('lint', input);
+  } finally {
+    await pool.close();
   }
 }
 
