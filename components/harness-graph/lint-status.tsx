@@ -149,6 +149,7 @@ export function WitnessPlayer({ witness: w }: { witness: Witness }) {
           variant="ghost"
           className="h-7"
           aria-label={running && !done ? 'Pause' : 'Play'}
+          data-testid="witness-play"
           onClick={() => {
             if (done) setShown(0);
             setRunning(done ? true : !running);

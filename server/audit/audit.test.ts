@@ -98,11 +98,13 @@ describe('verifier audit', () => {
     expect(report.passed).toBe(false);
   });
 
-  it('perturbs the last step that changed the work, not a bare submit', async () => {
+  it('perturbs the last step that changed the work, not a bare submit or a logged check', async () => {
     const { report } = await audit('lockbox-submit', LOCKBOX_TASKS.slice(0, 1));
     const t = report.tasks[0];
-    expect(t?.gold).toMatchObject({ status: 'pass', steps: 4 });
-    expect(t?.perturbed.note).toBe('without step 3 of 4 ("put gem in box")');
+    expect(t?.gold).toMatchObject({ status: 'pass', steps: 5 });
+    expect(t?.perturbed.note).toBe(
+      'without step 3 of 5 ("put gem in box"); without step 4 ("check") it still passed (a step that does not change what the verifier judges)',
+    );
     expect(t?.perturbed.status).toBe('pass');
     expect(report.passed).toBe(true);
   });

@@ -59,6 +59,8 @@ export interface AuditPlayInput {
 
 const MAX_GOLD_STEPS = 300;
 const MAX_REPLANS = 5;
+/** Effective steps of the gold removed one at a time, from the last, before the check fails. */
+const MAX_PERTURB = 5;
 /** What a no-op agent types into a text tool, in this order, when the environment offers it. */
 const NOOP_COMMANDS = ['look', 'inventory'];
 
@@ -275,17 +277,7 @@ class Auditor {
         'the gold sequence changes nothing in the state view: no effective action to remove',
       );
     } else {
-      // The last step that changed the work itself: an episode-control step that only flips one
-      // flag (a bare submit) is skipped, since a verifier may rightly judge the work without it.
-      const cut = (gold.substantive.at(-1) ?? gold.effective.at(-1)) as number;
-      const actions = gold.actions.filter((_, i) => i !== cut);
-      const r = await h.reset({ seed: goldSeed, taskId: t.id });
-      const p = await play(h, async (_info, i) => actions[i], r.info);
-      this.keep('perturbed', t.id, goldSeed, p);
-      judge('perturbed', p);
-      perturbed = probeOf(p, p.evaluation.success ? 'fail' : 'pass', {
-        note: `without step ${cut + 1} of ${gold.actions.length} ("${actionLine(gold.actions[cut] as Action)}")`,
-      });
+      perturbed = await this.perturb(t.id, goldSeed, gold, judge);
     }
     return {
       taskId: t.id,
@@ -296,6 +288,52 @@ class Auditor {
       perturbed,
       disagreements,
     };
+  }
+
+  /**
+   * The gold minus its last effective action. A step that only flips one flag (a bare submit) is
+   * skipped, since a verifier may rightly judge the work without it; and a state view also logs
+   * what only reads the world (test runs, counters), so when the verifier still accepts the gold
+   * without that step, the effective step before it is removed instead, up to MAX_PERTURB: the
+   * check fails when the verifier accepts every one of them.
+   */
+  private async perturb(
+    taskId: string,
+    seed: number,
+    gold: Played,
+    judge: (probe: AuditProbe, p: Played) => void,
+  ): Promise<ProbeResult> {
+    const h = this.h;
+    const order = [...(gold.substantive.length ? gold.substantive : gold.effective)].reverse();
+    const tried = order.slice(0, MAX_PERTURB);
+    const line = (i: number) => `step ${i + 1} ("${actionLine(gold.actions[i] as Action)}")`;
+    const accepted: number[] = [];
+    let last: Played | undefined;
+    for (const cut of tried) {
+      const actions = gold.actions.filter((_, i) => i !== cut);
+      const r = await h.reset({ seed, taskId });
+      last = await play(h, async (_info, i) => actions[i], r.info);
+      if (!last.evaluation.success) {
+        this.keep('perturbed', taskId, seed, last);
+        judge('perturbed', last);
+        const still = accepted.length
+          ? `; without ${accepted.map(line).join(', ')} it still passed (a step that does not change what the verifier judges)`
+          : '';
+        return probeOf(last, 'pass', {
+          note: `without step ${cut + 1} of ${gold.actions.length} ("${actionLine(gold.actions[cut] as Action)}")${still}`,
+        });
+      }
+      accepted.push(cut);
+    }
+    const played = last as Played;
+    this.keep('perturbed', taskId, seed, played);
+    judge('perturbed', played);
+    return probeOf(played, 'fail', {
+      note:
+        accepted.length === 1
+          ? `without step ${(accepted[0] as number) + 1} of ${gold.actions.length} ("${actionLine(gold.actions[accepted[0] as number] as Action)}")`
+          : `the verifier accepted the gold without each of ${accepted.map(line).join(', ')}`,
+    });
   }
 
   /** look, then inventory, where the environment offers them; else its idle action, once. */
