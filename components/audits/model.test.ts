@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditTask, ProbeResult } from '../../contracts/audit.ts';
-import { checkLabel, episodeHref, probeOutcome, visibleTasks } from './model.ts';
+import { checkLabel, episodeHref, failingFirst, probeOutcome, visibleTasks } from './model.ts';
 
 const probe = (p: Partial<ProbeResult>): ProbeResult => ({
   status: 'pass',
@@ -41,5 +41,14 @@ describe('audit page model', () => {
     const shown = visibleTasks(tasks, false, 3).map((t) => t.taskId);
     expect(shown).toEqual(['b', 'a', 's0', 's1']);
     expect(visibleTasks(tasks, true)).toHaveLength(12);
+  });
+
+  it('puts the bridges that failed their audit first', () => {
+    const order = failingFirst([
+      { bridge: 'toy24', passed: true },
+      { bridge: 'lockbox-lax', passed: false },
+      { bridge: 'household', passed: true },
+    ]).map((a) => a.bridge);
+    expect(order).toEqual(['lockbox-lax', 'household', 'toy24']);
   });
 });

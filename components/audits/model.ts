@@ -52,3 +52,10 @@ export function visibleTasks(tasks: AuditTask[], all: boolean, sound = 8): Audit
   const bad = ordered.filter((t) => t.suspicious);
   return [...bad, ...ordered.filter((t) => !t.suspicious).slice(0, sound)];
 }
+
+/** Bridges whose verifier failed first (by name within each group): what needs a look leads. */
+export function failingFirst<A extends { bridge: string; passed: boolean }>(audits: A[]): A[] {
+  return [...audits].sort(
+    (a, b) => Number(a.passed) - Number(b.passed) || a.bridge.localeCompare(b.bridge),
+  );
+}

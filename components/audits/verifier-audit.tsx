@@ -23,6 +23,7 @@ import {
   checkLabel,
   checkTone,
   episodeHref,
+  failingFirst,
   PROBE_COLUMNS,
   probeOutcome,
   visibleTasks,
@@ -51,7 +52,7 @@ export function VerifierAudit() {
         </div>
       ) : null}
       <div className="mt-4 flex flex-col gap-4">
-        {latest.data?.map((a) => (
+        {failingFirst(latest.data ?? []).map((a) => (
           <BridgeAudit key={a.id ?? a.bridge} audit={a} />
         ))}
       </div>
