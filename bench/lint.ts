@@ -49,6 +49,44 @@ async function timeLint(
 export async function benchLint(): Promise<BenchRow[]> {
   const rows: Row[] = [];
   const load = () => `load ${os.loadavg()[0]?.toFixed(1)}`;
+  // The audit: 140 eval_seen tasks, probes played and stored (embedded database), end to end.
+  const bridges = resolverOf([householdBridge]);
+  const tasks = await householdBridge.listTasks({ split: 'eval_seen' });
+  const spec: HarnessSpec = {
+    version: 1,
+    env: { type: 'base', bridge: 'household', task: tasks[0]?.id ?? '' },
+  };
+  await playAudit({ spec, tasks: tasks.slice(0, 5), seed: 0, recorded: {} }, bridges);
+  const handle = await openDb({ kind: 'pglite', memory: true });
+  try {
+    const t1 = performance.now();
+    const report = await runAudit(
+      { db: handle.db, bridges, play: (input) => playAudit(input, bridges) },
+      { bridge: 'household', split: 'eval_seen' },
+    );
+    const total = performance.now() - t1;
+    const t0 = performance.now();
+    const played = await playAudit({ spec, tasks, seed: 0, recorded: {} }, bridges);
+    const playMs = performance.now() - t0;
+    rows.push(
+      {
+        id: 'audit.household.eval_seen.total',
+        name: `audit household eval_seen (${report.totals.tasks} tasks, probes stored)`,
+        value: Math.round(total / 100) / 10,
+        unit: 's',
+        note: `${report.passed ? 'passed' : 'FAILED'}; ${report.totals.suspicious} suspicious; goal <= 10 s; ${load()}`,
+      },
+      {
+        id: 'audit.household.eval_seen.play',
+        name: 'audit household eval_seen: probes played (gold, empty, perturbed)',
+        value: Math.round(playMs / 100) / 10,
+        unit: 's',
+        note: `${played.episodes.length} episodes, ${played.episodes.reduce((n, e) => n + e.trajectory.length, 0)} steps; ${load()}`,
+      },
+    );
+  } finally {
+    await handle.close();
+  }
   const scene = await findMugScene();
   const base = { type: 'base' as const, bridge: 'household', task: scene.taskId };
   // What an agent did on the unstaged scene: the oracle's plan from the reset (a recorded win).
@@ -75,13 +113,13 @@ export async function benchLint(): Promise<BenchRow[]> {
       env: { type: 'stage', actions: scene.setup, env: base },
     },
   };
-  const proved = await timeLint(staged, { seed: scene.seed, recorded }, 60);
+  const proved = await timeLint(staged, { seed: scene.seed, recorded }, 100);
   // Refuted: `take` blocked; the oracle and both recorded wins are replayed and each break explained.
   const blocked: HarnessSpec = {
     version: 1,
     env: { type: 'contract', code: BLOCK_TAKE, env: base },
   };
-  const refuted = await timeLint(blocked, { seed: scene.seed, recorded }, 60);
+  const refuted = await timeLint(blocked, { seed: scene.seed, recorded }, 100);
   rows.push(
     {
       id: 'lint.household.proved.p95',
@@ -99,45 +137,6 @@ export async function benchLint(): Promise<BenchRow[]> {
     },
   );
 
-  // The audit: 140 eval_seen tasks, probes played and stored (embedded database), end to end.
-  const bridges = resolverOf([householdBridge]);
-  const tasks = await householdBridge.listTasks({ split: 'eval_seen' });
-  const spec: HarnessSpec = {
-    version: 1,
-    env: { type: 'base', bridge: 'household', task: tasks[0]?.id ?? '' },
-  };
-  const warm = await playAudit({ spec, tasks: tasks.slice(0, 5), seed: 0, recorded: {} }, bridges);
-  void warm;
-  const t0 = performance.now();
-  const played = await playAudit({ spec, tasks, seed: 0, recorded: {} }, bridges);
-  const playMs = performance.now() - t0;
-  const handle = await openDb({ kind: 'pglite', memory: true });
-  try {
-    const t1 = performance.now();
-    const report = await runAudit(
-      { db: handle.db, bridges, play: (input) => playAudit(input, bridges) },
-      { bridge: 'household', split: 'eval_seen' },
-    );
-    const total = performance.now() - t1;
-    rows.push(
-      {
-        id: 'audit.household.eval_seen.total',
-        name: `audit household eval_seen (${report.totals.tasks} tasks, probes stored)`,
-        value: Math.round(total / 100) / 10,
-        unit: 's',
-        note: `${report.passed ? 'passed' : 'FAILED'}; ${report.totals.suspicious} suspicious; goal <= 10 s; ${load()}`,
-      },
-      {
-        id: 'audit.household.eval_seen.play',
-        name: 'audit household eval_seen: probes played (gold, empty, perturbed)',
-        value: Math.round(playMs / 100) / 10,
-        unit: 's',
-        note: `${played.episodes.length} episodes, ${played.episodes.reduce((n, e) => n + e.trajectory.length, 0)} steps; ${load()}`,
-      },
-    );
-  } finally {
-    await handle.close();
-  }
   return rows;
 }
 
