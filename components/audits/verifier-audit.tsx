@@ -103,6 +103,7 @@ function RunAuditForm({ bridges }: { bridges: { name: string; splits: string[] }
       <Field label="Bridge" htmlFor="audit-bridge">
         <Select
           id="audit-bridge"
+          className="min-w-36"
           data-testid="audit-bridge"
           value={chosen}
           onChange={(e) => {
