@@ -40,7 +40,7 @@ class OverEagerDesigner implements Designer {
 const input = {
   task: 'household:eval_seen-004',
   policy: 'scripted:household-no-transform',
-  k: 3,
+  k: 2,
   maxIterations: 2,
 };
 
@@ -52,7 +52,7 @@ describe('EnvRigger lint gate', { timeout: 120_000 }, () => {
     expect(first?.validation).toBeNull();
     expect(first?.decision).toBe('refine');
     expect(first?.feedback).toMatch(
-      /^Solvability lint refuted the candidate before Validate, so none of its 3 rollouts were launched\. env \(step \d+\): contract-blocks-verb: blocks "take"/,
+      /^Solvability lint refuted the candidate before Validate, so none of its 2 rollouts were launched\. env \(step \d+\): contract-blocks-verb: blocks "take"/,
     );
     // No validation run exists for it: not launched, not even queued.
     const runs = await env().db.run.findMany({ where: { id: { startsWith: r.rigId } } });
@@ -65,7 +65,7 @@ describe('EnvRigger lint gate', { timeout: 120_000 }, () => {
     expect(row.stats).toMatchObject({
       lint: {
         solvable: 'refuted',
-        skippedRollouts: 3,
+        skippedRollouts: 2,
         findings: [expect.objectContaining({ rule: 'contract-blocks-verb', path: 'env' })],
       },
     });
@@ -85,6 +85,6 @@ describe('EnvRigger lint gate', { timeout: 120_000 }, () => {
       where: { id: rigRunId(r.rigId, 0, 0) },
       select: { episodesTotal: true },
     });
-    expect(run.episodesTotal).toBe(3);
+    expect(run.episodesTotal).toBe(2);
   });
 });
