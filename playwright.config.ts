@@ -97,6 +97,8 @@ export default defineConfig({
         PORT: String(PORT),
         HOST: '127.0.0.1',
         NO_DEMO: 'true',
+        // The verifier fixtures (a sound and a broken verifier) for the audit journey.
+        FIXTURE_BRIDGES: 'true',
         ROLLOUT_CONCURRENCY: '2',
         NEXT_TELEMETRY_DISABLED: '1',
         OPENENV_ENVS: `grid=http://127.0.0.1:${OPENENV_PORT};tasks=e2e/fixtures/grid-tasks.json`,

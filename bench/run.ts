@@ -10,6 +10,7 @@ const parts: Part[] = [
   { title: 'rollouts', load: async () => (await import('./rollouts.ts')).benchRollouts },
   { title: 'bridges', load: async () => (await import('./bridges.ts')).benchBridges },
   { title: 'openenv', load: async () => (await import('./openenv.ts')).benchOpenEnv },
+  { title: 'lint and audit', load: async () => (await import('./lint.ts')).benchLint },
 ];
 
 function format(value: number): string {

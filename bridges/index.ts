@@ -132,9 +132,17 @@ export function createBridgeRegistry(
     settings?: BuiltInSettings;
     /** Told about each bridge list() leaves out (an environment server that is down), with why. */
     onUnavailable?: (name: string, error: unknown) => void;
+    /** Adds the verifier fixtures (fixtures/lockbox.ts: a sound and a broken verifier), for tests. */
+    fixtures?: boolean;
   } = {},
 ): BridgeRegistry {
   const loaders = new Map(o.loaders ?? builtIns(o.settings ?? {}));
+  if (o.fixtures) {
+    for (const flavour of ['sound', 'lax'] as const) {
+      const name = flavour === 'sound' ? 'lockbox' : `lockbox-${flavour}`;
+      loaders.set(name, async () => (await import('./fixtures/lockbox.ts')).lockboxBridge(flavour));
+    }
+  }
   for (const remote of o.remotes ?? []) loaders.set(remote.name, remoteLoader(remote));
   for (const server of o.openenvs ?? []) loaders.set(server.name, openenvLoader(server));
   return {

@@ -91,6 +91,8 @@ export const RigInputSchema = z.object({
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Policy options for every rollout (e.g. skill tags); rounds add the lessons of earlier rounds. */
   policyOptions: z.record(z.string(), z.unknown()).optional(),
+  /** Solvability lint before Validate: a refuted candidate launches no rollouts (off: every one runs). */
+  lint: z.boolean().default(true),
   createdBy: z.string().optional(),
   projectId: z.string().optional(),
 });

@@ -13,7 +13,7 @@ export function isFinalStatus(status: string): boolean {
   return (FINAL_RUN_STATUSES as readonly string[]).includes(status);
 }
 
-export const RUN_KINDS = ['baseline', 'validation', 'rig', 'adhoc'] as const;
+export const RUN_KINDS = ['baseline', 'validation', 'rig', 'adhoc', 'audit'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 export const EPISODE_STATUSES = ['queued', 'running', 'done'] as const;

@@ -71,7 +71,12 @@ export function bridgesFromConfig(
     Partial<
       Pick<
         Config,
-        'CHROMIUM_PATH' | 'OPENENV_ENVS' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'OPENAI_MODEL'
+        | 'CHROMIUM_PATH'
+        | 'OPENENV_ENVS'
+        | 'OPENAI_BASE_URL'
+        | 'OPENAI_API_KEY'
+        | 'OPENAI_MODEL'
+        | 'FIXTURE_BRIDGES'
       >
     >,
   o: { onUnavailable?: (name: string, error: unknown) => void } = {},
@@ -93,5 +98,6 @@ export function bridgesFromConfig(
           }
         : {}),
     },
+    ...(c.FIXTURE_BRIDGES ? { fixtures: true } : {}),
   });
 }

@@ -55,6 +55,11 @@ const EnvSchema = z.object({
   OPENAI_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),
+  /**
+   * Tests only: adds the verifier fixture bridges `lockbox` (a sound verifier) and `lockbox-lax`
+   * (its evaluate ignores the goal), so the audit's failure paths can be driven end to end.
+   */
+  FIXTURE_BRIDGES: z.stringbool().default(false),
   /** The Chromium the webshop bridge drives; missing -> webshop is marked unavailable, others run. */
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

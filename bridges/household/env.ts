@@ -18,6 +18,7 @@ import {
   type ToolSpec,
   UnknownTaskError,
 } from '../core/types.ts';
+import { OracleError, oraclePlan } from './oracle.ts';
 import { buildScene } from './scene.ts';
 import { HouseholdSim, NOTHING_HAPPENS } from './sim.ts';
 import {
@@ -256,6 +257,19 @@ export class HouseholdEnv implements ActionableEnv {
 
   getEnvState(): Json {
     return this.live().view() as unknown as Json;
+  }
+
+  /** The oracle capability: the planner's commands from the current state (oracle.ts). */
+  async solve(): Promise<Action[] | undefined> {
+    try {
+      return oraclePlan(this.live().view()).map((command) => ({
+        name: TEXT_TOOL.name,
+        args: { [TEXT_TOOL.arg]: command },
+      }));
+    } catch (e) {
+      if (e instanceof OracleError) return undefined;
+      throw e;
+    }
   }
 
   async saveState(): Promise<EnvSnapshot> {

@@ -33,7 +33,7 @@ import {
   type Rational,
   rat,
 } from './rational.ts';
-import { TARGET } from './solver.ts';
+import { solve, TARGET } from './solver.ts';
 import { allTasks, findTask } from './tasks.ts';
 
 export const ENV_TYPE = 'toy24';
@@ -255,6 +255,18 @@ export class Toy24Env implements ActionableEnv {
 
   getEnvState(): Json {
     return this.view ? structuredClone(this.view) : null;
+  }
+
+  /** The oracle capability: one sequence of moves from the current numbers to 24 (solver.ts). */
+  async solve(): Promise<Action[] | undefined> {
+    const view = this.view;
+    if (!view) return undefined;
+    if (view.done) return view.value === format(TARGET) ? [] : undefined;
+    const operand = (r: Rational): Json => (r.d === 1 ? r.n : format(r));
+    return solve(this.numbers)?.map((m) => ({
+      name: COMBINE,
+      args: { a: operand(m.a), op: m.op, b: operand(m.b) },
+    }));
   }
 
   stateSchema(): JsonSchema {

@@ -10,6 +10,7 @@ import { useUrlState } from '../hooks/use-url-state.ts';
 import { issuesByNode, newNodePosition } from './flow.ts';
 import { JsonDialog } from './json-dialog.tsx';
 import { autoLayout, laidOut } from './layout.ts';
+import { LintStatus } from './lint-status.tsx';
 import { type Graph, graphToSpec, newNode } from './model.ts';
 import { type FlowNode, nodeTypes } from './nodes.tsx';
 import { SidePanel } from './side-panel.tsx';
@@ -18,6 +19,7 @@ import { GraphToolbar, type PaletteKind } from './toolbar.tsx';
 import { useFitView } from './use-fit-view.ts';
 import { useFlowEditing } from './use-flow-editing.ts';
 import { useGraphHistory } from './use-graph-history.ts';
+import { useSpecLint } from './use-spec-lint.ts';
 import { SpecValidationContext, useSpecValidation } from './use-spec-validation.ts';
 import { nodeIssues } from './validation.ts';
 
@@ -49,12 +51,15 @@ function useEditor(initial: Graph) {
   const requestFit = useFitView();
   // Whether the spec runs, asked of the server; nodes with problems show them.
   const validation = useSpecValidation(spec, h.graph);
+  // Once it runs: can it still be won? (solvability lint, beside the validation banner)
+  const lint = useSpecLint(spec, validation);
   const issues = nodeIssues(issuesByNode(spec), validation.placed);
   const flow = useFlowEditing({ graph: h.graph, issues, run: h.run, selectedId, select });
   return {
     ...h,
     spec,
     validation,
+    lint,
     flow,
     select,
     selected: h.graph.nodes.find((n) => n.id === selectedId),
@@ -167,6 +172,7 @@ function EditorLayout({
             </ReactFlow>
           </div>
           <SpecStatus spec={spec} validation={e.validation} />
+          <LintStatus lint={e.lint} />
         </div>
         <div className="flex min-w-0 flex-col gap-3">
           <div className="rounded-xl border bg-card">

@@ -6,6 +6,7 @@ import {
   ListChecks,
   Moon,
   Network,
+  ShieldCheck,
   Sparkles,
   Sun,
   Wand2,
@@ -43,6 +44,12 @@ const NAV = [
     label: 'Skills',
     icon: Sparkles,
     match: (p: string) => p.startsWith('/skills'),
+  },
+  {
+    href: '/audits',
+    label: 'Verifiers',
+    icon: ShieldCheck,
+    match: (p: string) => p.startsWith('/audits'),
   },
 ];
 

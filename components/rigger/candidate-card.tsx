@@ -55,6 +55,7 @@ export function CandidateCard({
         ) : null}
         <SpecDiffView before={previous?.spec} after={c.spec} />
         {c.writeError ? <ErrorNote error={{ message: c.writeError }} /> : null}
+        <LintSkip stats={c.stats} />
         <div className="flex flex-wrap items-center gap-4">
           {c.validationRunId ? (
             <Link
@@ -82,6 +83,21 @@ export function CandidateCard({
         <CandidateActions rigId={rig.id} candidate={c} review={review} />
       </CardContent>
     </Card>
+  );
+}
+
+/** Solvability lint refuted the candidate before Validate: its rollouts were never launched. */
+function LintSkip({ stats }: { stats: RigCandidate['stats'] }) {
+  const lint = stats?.lint as { solvable?: unknown; skippedRollouts?: unknown } | undefined;
+  if (lint?.solvable !== 'refuted') return null;
+  const skipped = typeof lint.skippedRollouts === 'number' ? lint.skippedRollouts : 0;
+  return (
+    <div className="flex items-center gap-2 text-xs" data-testid="candidate-lint">
+      <Badge variant="warning">lint: unsolvable</Badge>
+      <span className="text-muted-foreground">
+        refuted before Validate — {skipped} rollout{skipped === 1 ? '' : 's'} not launched
+      </span>
+    </div>
   );
 }
 

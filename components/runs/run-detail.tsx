@@ -19,6 +19,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton, Stat } from '../ui/misc.tsx';
 import { EpisodesTable } from './episodes-table.tsx';
 import { num } from './format.ts';
+import { RewardVerdictWarning } from './reward-verdict-warning.tsx';
 import { RunLineage } from './run-lineage.tsx';
 import { RunOutcomeBadge } from './run-outcome.tsx';
 import { RunStatus } from './run-status.tsx';
@@ -46,6 +47,7 @@ export function RunDetail({ id }: { id: string }) {
       <RunHeader run={r} live={inFlight ? live.status : null} />
       <RunLineage lineage={r.lineage} kind={r.kind} />
       <RunStats run={r} />
+      <RewardVerdictWarning runId={r.id} />
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

@@ -60,6 +60,10 @@ function useCoalescedRefresh(runId: string) {
         timers.current[what] = undefined;
         if (what === 'summary') {
           void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey({ id: runId }) });
+          // The reward/verdict warning moves with the summary (reward-verdict-warning.tsx).
+          void queryClient.invalidateQueries({
+            queryKey: trpc.audits.disagreements.queryKey({ runId }),
+          });
         } else {
           void queryClient.invalidateQueries({ queryKey: trpc.runs.episodes.pathKey() });
         }

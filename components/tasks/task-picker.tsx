@@ -11,6 +11,7 @@ import { Input, Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { countOf } from '../ui/plural.ts';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
+import { AuditMark, useAuditVerdicts } from './audit-mark.tsx';
 import { AvailabilityNote } from './availability-note.tsx';
 import { taskHref } from './links.ts';
 import { type TaskPickerState, useTaskPicker } from './use-task-picker.ts';
@@ -57,6 +58,7 @@ export function TaskPicker() {
 }
 
 function BridgeList({ p }: { p: TaskPickerState }) {
+  const verdicts = useAuditVerdicts();
   return (
     <aside className="flex flex-col gap-2" aria-label="Bridges">
       {p.bridges.isPending ? [0, 1].map((i) => <Skeleton key={i} className="h-24" />) : null}
@@ -83,6 +85,7 @@ function BridgeList({ p }: { p: TaskPickerState }) {
           </div>
           <p className="mt-1.5 line-clamp-3 text-xs text-muted-foreground">{b.description}</p>
           <AvailabilityNote availability={b.availability} />
+          <AuditMark verdict={verdicts.get(b.name)} />
         </button>
       ))}
     </aside>

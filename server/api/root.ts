@@ -1,6 +1,8 @@
 // The app router: one sub-router per domain noun. The studio imports only the AppRouter type.
 import { authRouter } from '../auth/router.ts';
+import { auditsRouter } from './routers/audits.ts';
 import { harnessesRouter } from './routers/harnesses.ts';
+import { lintRouter } from './routers/lint.ts';
 import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
 import { rigsRouter } from './routers/rigs.ts';
@@ -21,6 +23,8 @@ export const appRouter = router({
   skills: skillsRouter,
   rigs: rigsRouter,
   serving: servingRouter,
+  lint: lintRouter,
+  audits: auditsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ import { NotFoundError } from '../errors.ts';
 import { createHarness, type Harness, parseSpec } from '../harness/index.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { validationHandlers } from '../harnesses/validate-jobs.ts';
+import { lintHandlers } from '../lint/jobs.ts';
 
 // This module runs in the studio pool's worker thread and is that thread's composition root: its
 // bridges come from the process's configuration (REMOTE_ENVS).
@@ -52,6 +53,8 @@ function playSession(id: string): Harness {
 export const handlers = {
   // Does the spec run? (server/harnesses/validate.ts drives these jobs.)
   ...validationHandlers(bridges),
+  // Can it still be won? Solvability lint and the verifier audit (server/lint).
+  ...lintHandlers(bridges),
 
   async playStart(raw: unknown) {
     const input = raw as PlayStartInput;

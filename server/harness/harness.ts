@@ -54,6 +54,8 @@ export interface Harness extends ActionableEnv {
   readonly agentSteps: number;
   task(): TaskInfo;
   textTool(): TextTool | undefined;
+  /** The oracle of the layer in play (bridges/core/types.ts `solve`); undefined where there is none. */
+  solve(): Promise<Action[] | undefined>;
 }
 
 async function build(

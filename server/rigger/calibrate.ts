@@ -22,6 +22,8 @@ export const CalibrateInputSchema = z.object({
   maxIterations: z.number().int().min(1).max(50).default(5),
   maxSteps: z.number().int().min(1).default(50),
   type: z.string().optional(),
+  /** The solvability lint gate before Validate (off: every candidate spends its K rollouts). */
+  lint: z.boolean().default(true),
 });
 export type CalibrateInput = z.input<typeof CalibrateInputSchema>;
 
@@ -36,6 +38,8 @@ export interface CalibrateTask {
   diagnosis: string;
   iterations: number;
   accepted: HarnessSpec | null;
+  /** Episodes launched (baseline unless cached, and every validation) and skipped by the lint gate. */
+  rollouts: { launched: number; skipped: number; refuted: number };
   error?: string;
 }
 
@@ -47,6 +51,8 @@ export interface CalibrateResult {
   tasks: number;
   before: { inBand: number; share: number };
   after: { inBand: number; share: number };
+  /** Rollouts over the sweep: launched, and skipped because lint refuted the candidate. */
+  rollouts: { launched: number; skipped: number; refuted: number; lint: boolean };
   detail: CalibrateTask[];
   durationMs: number;
 }
@@ -88,6 +94,12 @@ export async function calibrate(
     tasks: detail.length,
     before: { inBand: b, share: share(b) },
     after: { inBand: a, share: share(a) },
+    rollouts: {
+      launched: detail.reduce((n, d) => n + d.rollouts.launched, 0),
+      skipped: detail.reduce((n, d) => n + d.rollouts.skipped, 0),
+      refuted: detail.reduce((n, d) => n + d.rollouts.refuted, 0),
+      lint: input.lint,
+    },
     detail,
     durationMs: Math.round(performance.now() - started),
   };
@@ -114,6 +126,7 @@ async function calibrateTask(
         maxIterations: input.maxIterations,
         maxSteps: input.maxSteps,
         band,
+        lint: input.lint,
       },
       hooks,
     );
@@ -131,6 +144,7 @@ async function calibrateTask(
       diagnosis: 'error',
       iterations: 0,
       accepted: null,
+      rollouts: { launched: 0, skipped: 0, refuted: 0 },
       error: message,
     };
   }
@@ -149,5 +163,25 @@ async function calibrateTask(
     diagnosis: r.diagnosis.label,
     iterations: r.iterations.length,
     accepted: r.accepted,
+    rollouts: rolloutsOf(r, input.k),
   };
+}
+
+/** What a rig spent: K per baseline it ran (a cached one costs nothing) and per validation. */
+function rolloutsOf(r: Awaited<ReturnType<typeof runRig>>, k: number): CalibrateTask['rollouts'] {
+  const rounds = r.rounds ?? [r];
+  let launched = 0;
+  let skipped = 0;
+  let refuted = 0;
+  for (const round of rounds) {
+    if (!round.baseline.cached) launched += k;
+    for (const it of round.iterations) {
+      if (it.validation) launched += k;
+      if (it.lint) {
+        skipped += it.lint.skippedRollouts;
+        refuted += 1;
+      }
+    }
+  }
+  return { launched, skipped, refuted };
 }

@@ -4,8 +4,12 @@
 // recorded on it, or launching it under its name (rigRunId) so a run launched just before a crash
 // is found rather than launched twice.
 
+import { type LintResult, lintSummary } from '../../contracts/lint.ts';
 import { DomainError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
+import type { LintJobInput } from '../lint/jobs.ts';
+import { lintSpec } from '../lint/lint.ts';
+import { lintPool } from '../lint/pool.ts';
 import { describeWriteError, preflight } from './check.ts';
 import { awaitBatch, rigRunId, rollouts, throwIfStopped } from './observe.ts';
 import {
@@ -19,7 +23,7 @@ import {
 import { type IterationResult, validationSummary } from './results.ts';
 import { constraintsOf, type RoundEnv, rolloutCommon } from './round-env.ts';
 import { decideByStats } from './stats.ts';
-import type { Attempt, Batch, Decision, DesignContext } from './types.ts';
+import type { Attempt, Batch, Decision, DesignContext, LintVerdict } from './types.ts';
 
 export interface IterationsDone {
   iterations: IterationResult[];
@@ -51,6 +55,7 @@ export async function runIterations(env: RoundEnv, ctx: DesignContext): Promise<
       candidateId: row.id,
       candidate: { spec: attempt.candidate.spec, rationale: attempt.candidate.rationale },
       ...(attempt.writeError ? { writeError: attempt.writeError } : {}),
+      ...(attempt.lint ? { lint: attempt.lint } : {}),
       validation: attempt.validation ? validationSummary(attempt.validation) : null,
       decision: attempt.decision,
       feedback: attempt.feedback,
@@ -95,10 +100,12 @@ async function recordedAttempt(env: RoundEnv, row: CandidateRow): Promise<Attemp
   const validation = row.validationRunId
     ? await awaitBatch(env.deps.rollouts, row.validationRunId, env.signal)
     : undefined;
+  const lint = lintOfRow(row);
   return {
     iteration: row.iteration,
     candidate: draftOfRow(row),
     ...(row.writeError ? { writeError: row.writeError } : {}),
+    ...(lint ? { lint } : {}),
     ...(validation ? { validation } : {}),
     decision: row.decision ?? 'reject',
     feedback: row.feedback ?? '',
@@ -119,9 +126,21 @@ async function validateAndDecide(
   const { deps, say } = env;
   const it = row.iteration;
   const draft = draftOfRow(row);
-  const v = await validate(env, row);
+  const v = await validate(env, ctx, row);
   let attempt: Attempt;
-  if (v.writeError !== undefined) {
+  if (v.refuted) {
+    const lastIteration = it === env.input.maxIterations - 1;
+    say(
+      `lint ${it + 1}: ${lintSummary(v.refuted)} — ${v.refuted.skippedRollouts} rollouts skipped`,
+    );
+    attempt = {
+      iteration: it,
+      candidate: draft,
+      lint: v.refuted,
+      decision: lastIteration ? 'reject' : 'refine',
+      feedback: lintFeedback(v.refuted),
+    };
+  } else if (v.writeError !== undefined) {
     say(`write ${it + 1}: rejected before validation — ${v.writeError}`);
     attempt = {
       iteration: it,
@@ -139,6 +158,7 @@ async function validateAndDecide(
     validationRunId: attempt.validation?.runId ?? null,
     stats: {
       ...(attempt.validation ? { ...attempt.validation.stats } : {}),
+      ...(attempt.lint ? { lint: attempt.lint } : {}),
       ...(draft.template ? { template: draft.template } : {}),
       ...(draft.params !== undefined ? { params: draft.params } : {}),
     },
@@ -148,11 +168,16 @@ async function validateAndDecide(
   return { attempt, ...recorded };
 }
 
-/** The candidate's K fresh rollouts, or the write error that keeps it from them. */
+/** The candidate's K fresh rollouts, or what keeps it from them (a write error, a lint refutation). */
 async function validate(
   env: RoundEnv,
+  ctx: DesignContext,
   row: CandidateRow,
-): Promise<{ writeError: string } | { writeError?: undefined; batch: Batch }> {
+): Promise<
+  | { writeError: string; refuted?: undefined }
+  | { refuted: LintVerdict; writeError?: undefined }
+  | { writeError?: undefined; refuted?: undefined; batch: Batch }
+> {
   const { deps, input } = env;
   const it = row.iteration;
   if (row.validationRunId) {
@@ -162,6 +187,10 @@ async function validate(
   const seeds = validationSeeds(env, it);
   const writeError = await preflight(env.deps.bridges, draft.spec, env.taskId, seeds.slice(0, 1));
   if (writeError) return { writeError };
+  if (input.lint) {
+    const refuted = await lintGate(env, ctx, draft.spec, seeds[0] ?? input.seed);
+    if (refuted) return { refuted };
+  }
   env.say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
   try {
     const batch = await rollouts(deps.rollouts, {
@@ -179,6 +208,77 @@ async function validate(
     if (!(e instanceof DomainError)) throw e;
     return { writeError: describeWriteError(e) };
   }
+}
+
+/**
+ * Lint before Validate: a candidate no known winning sequence survives (the oracle re-planned from
+ * its staged start, the baseline's own successes) is refuted without spending its K rollouts.
+ */
+async function lintGate(
+  env: RoundEnv,
+  ctx: DesignContext,
+  spec: HarnessSpec,
+  seed: number,
+): Promise<LintVerdict | undefined> {
+  const recorded = ctx.baseline.episodes
+    .filter((e) => e.outcome === 'success' && e.trajectory.length > 0)
+    .map((e) => ({
+      episodeId: e.episodeId,
+      seed: e.seed,
+      actions: e.trajectory.map((s) => s.action),
+    }));
+  try {
+    const r = await lintIsolated(env, { spec, seed, taskId: env.taskId, recorded });
+    if (r.solvable !== 'refuted') return undefined;
+    return {
+      solvable: r.solvable,
+      findings: r.findings,
+      shortestKnown: r.shortestKnown,
+      skippedRollouts: env.input.k,
+    };
+  } catch (e) {
+    // A candidate lint cannot play is for Validate to judge, as before the gate existed.
+    if (e instanceof DomainError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The heuristic designer's hooks are its own templates: linted here, like preflight. Code an LLM
+ * wrote is linted in a worker whose watchdog stops a hook stuck in a built-in.
+ */
+async function lintIsolated(env: RoundEnv, input: LintJobInput): Promise<LintResult> {
+  if (env.input.designer === 'heuristic') {
+    return lintSpec(input.spec, {
+      bridges: env.deps.bridges,
+      seed: input.seed,
+      recorded: input.recorded,
+      ...(input.taskId !== undefined ? { taskId: input.taskId } : {}),
+    });
+  }
+  const pool = lintPool();
+  try {
+    return await pool.job('lint', input);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The iteration's feedback for Write: which node breaks solvability, where, and what to keep. */
+export function lintFeedback(v: LintVerdict): string {
+  const errors = v.findings.filter((f) => f.severity === 'error');
+  const lines = errors.map((f) => {
+    const at =
+      f.step !== null ? ` (step ${f.step})` : f.setupStep ? ` (set-up action ${f.setupStep})` : '';
+    return `${f.path}${at}: ${f.rule}: ${f.message}`;
+  });
+  return `Solvability lint refuted the candidate before Validate, so none of its ${v.skippedRollouts} rollouts were launched. ${lines.join(' ')}${v.shortestKnown !== null ? ` The shortest known winning sequence has ${v.shortestKnown} steps.` : ''} Write a candidate the task stays solvable under.`;
+}
+
+/** The lint verdict a decided row recorded (stats.lint), if the gate stopped it. */
+function lintOfRow(row: CandidateRow): LintVerdict | undefined {
+  const lint = (row.stats as { lint?: LintVerdict } | null)?.lint;
+  return lint && lint.solvable === 'refuted' ? lint : undefined;
 }
 
 /** Validate: the K-sample statistics rule, with the designer's optional second opinion. */

@@ -1,7 +1,7 @@
 // What a rig answers (the CLI's JSON, the skill comparison, tests): per round the baseline, the
 // diagnosis and each iteration's candidate, validation and decision.
 import type { HarnessSpec } from '../harness/spec.ts';
-import type { Batch, Decision, StoredDiagnosis } from './types.ts';
+import type { Batch, Decision, LintVerdict, StoredDiagnosis } from './types.ts';
 
 export interface ValidationSummary {
   runId: string | null;
@@ -17,6 +17,8 @@ export interface IterationResult {
   candidateId: string;
   candidate: { spec: HarnessSpec; rationale: string };
   writeError?: string;
+  /** Lint refuted the candidate before Validate: its rollouts were skipped. */
+  lint?: LintVerdict;
   validation: ValidationSummary | null;
   decision: Decision;
   feedback: string;

@@ -29,6 +29,8 @@ export const StoredRigSettingsSchema = z.object({
   concurrency: z.number().int().optional(),
   policyOptions: z.record(z.string(), z.unknown()).optional(),
   queue: z.enum(['local', 'bullmq']).default('local'),
+  /** The lint gate: stored only when switched off (absent: on). */
+  lint: z.boolean().optional(),
 });
 export type StoredRigSettings = z.output<typeof StoredRigSettingsSchema>;
 
@@ -46,6 +48,7 @@ export function storedSettings(input: RigSettings, queue: RigQueueKind): StoredR
     maxSteps: input.maxSteps,
     ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
     ...(input.policyOptions ? { policyOptions: input.policyOptions } : {}),
+    ...(input.lint === false ? { lint: false } : {}),
     queue,
   };
 }

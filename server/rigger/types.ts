@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Action, Json, TaskFilter, TaskInfo, ToolSpec } from '../../bridges/core/types.ts';
 import { BandSchema } from '../../contracts/launch.ts';
+import type { LintFinding, LintResult } from '../../contracts/lint.ts';
 import type {
   Axis,
   Claim,
@@ -85,11 +86,22 @@ export interface CandidateDraft {
   params?: Json;
 }
 
+/** The lint gate's verdict on a candidate it stopped before Validate (server/lint). */
+export interface LintVerdict {
+  solvable: LintResult['solvable'];
+  findings: LintFinding[];
+  shortestKnown: number | null;
+  /** Rollouts not launched because of it (the rig's K). */
+  skippedRollouts: number;
+}
+
 export interface Attempt {
   iteration: number;
   candidate: CandidateDraft;
   /** The environment rejected the set-up, or the code did not compile: sent back to Write. */
   writeError?: string;
+  /** Solvability lint refuted the candidate: no rollouts were launched; the findings go to Write. */
+  lint?: LintVerdict;
   validation?: Batch;
   decision: Decision;
   feedback: string;

@@ -7,7 +7,8 @@ export const command: Command = {
   summary:
     'EnvRigger over a split: share of tasks whose success rate lies in the band, before and after.',
   usage:
-    'harness calibrate --bridge B --split S --policy P [--band lo,hi] [--designer heuristic|llm] [--limit N] [--type T] [--k 5] [--max-iterations 5] [--json]',
+    'harness calibrate --bridge B --split S --policy P [--band lo,hi] [--designer heuristic|llm] [--limit N] [--type T] [--k 5] [--max-iterations 5] [--no-lint] [--json]\n' +
+    '  --no-lint: no solvability lint before Validate (every candidate spends its K rollouts, as before the gate).',
   options: {
     bridge: { type: 'string' },
     split: { type: 'string' },
@@ -18,6 +19,7 @@ export const command: Command = {
     type: { type: 'string' },
     k: { type: 'string' },
     'max-iterations': { type: 'string' },
+    'no-lint': { type: 'boolean' },
     json: { type: 'boolean' },
   },
   async run({ values, io, services }) {
@@ -42,6 +44,7 @@ export const command: Command = {
           ...(band ? { band } : {}),
           ...(limitText !== undefined ? { limit: intOption(values, 'limit', 1) } : {}),
           ...(type ? { type } : {}),
+          lint: !flag(values, 'no-lint'),
         },
         { onProgress: (text) => io.err(`${text}\n`) },
       );
@@ -55,6 +58,9 @@ export const command: Command = {
         const pct = (x: number) => `${Math.round(x * 100)}%`;
         io.out(
           `in [${r.band.join(', ')}]: before ${r.before.inBand}/${r.tasks} (${pct(r.before.share)}), after ${r.after.inBand}/${r.tasks} (${pct(r.after.share)})\n`,
+        );
+        io.out(
+          `rollouts: ${r.rollouts.launched} launched; lint ${r.rollouts.lint ? `refuted ${r.rollouts.refuted} candidates and skipped ${r.rollouts.skipped} rollouts` : 'off'}\n`,
         );
       }
       return 0;

@@ -22,4 +22,6 @@ export const commands: Record<string, () => Promise<{ command: Command }>> = {
   harness: () => import('./harness.ts'),
   decide: () => import('./decide.ts'),
   serve: () => import('./serve.ts'),
+  lint: () => import('./lint.ts'),
+  audit: () => import('./audit.ts'),
 };

@@ -92,7 +92,8 @@ export const command: Command = {
   summary:
     'EnvRigger: observe a policy, diagnose it, write and validate harness candidates until one lands in the band.',
   usage:
-    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--json]',
+    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--no-lint] [--json]\n' +
+    '  --no-lint: no solvability lint before Validate (a candidate it would refute spends its K rollouts).',
   options: {
     task: { type: 'string' },
     policy: { type: 'string' },
@@ -106,6 +107,7 @@ export const command: Command = {
     'max-steps': { type: 'string' },
     scene: { type: 'string' },
     seed: { type: 'string' },
+    'no-lint': { type: 'boolean' },
     json: { type: 'boolean' },
   },
   async run({ values, io, services }) {
@@ -139,6 +141,7 @@ export const command: Command = {
           ...(band ? { band } : {}),
           ...(stepsBand ? { stepsBand } : {}),
           ...(defect ? { defect } : {}),
+          lint: !flag(values, 'no-lint'),
         },
         { onProgress: (text) => io.err(`${text}\n`) },
       );

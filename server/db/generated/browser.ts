@@ -48,6 +48,12 @@ export type Step = Prisma.StepModel
  */
 export type RunEvent = Prisma.RunEventModel
 /**
+ * Model Audit
+ * A verifier audit of a bridge (or of a harness spec): per task, whether the gold sequence passes,
+ * a no-op and the perturbed gold fail, and which episodes' reward and verdict disagree.
+ */
+export type Audit = Prisma.AuditModel
+/**
  * Model Rig
  * One Observe → Diagnose → Write → Validate loop (possibly several co-evolution rounds).
  */

@@ -23,7 +23,8 @@ export const RunKind = {
   baseline: 'baseline',
   validation: 'validation',
   rig: 'rig',
-  adhoc: 'adhoc'
+  adhoc: 'adhoc',
+  audit: 'audit'
 } as const
 
 export type RunKind = (typeof RunKind)[keyof typeof RunKind]

@@ -403,6 +403,7 @@ export const ModelName = {
   Episode: 'Episode',
   Step: 'Step',
   RunEvent: 'RunEvent',
+  Audit: 'Audit',
   Rig: 'Rig',
   Diagnosis: 'Diagnosis',
   Candidate: 'Candidate',
@@ -434,7 +435,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "harness" | "harnessVersion" | "run" | "episode" | "step" | "runEvent" | "rig" | "diagnosis" | "candidate" | "approval" | "skillBank" | "skill" | "skillEdit" | "comparison" | "user" | "project" | "membership" | "invite" | "auditLog" | "session" | "shareLink" | "loginAttempt"
+    modelProps: "harness" | "harnessVersion" | "run" | "episode" | "step" | "runEvent" | "audit" | "rig" | "diagnosis" | "candidate" | "approval" | "skillBank" | "skill" | "skillEdit" | "comparison" | "user" | "project" | "membership" | "invite" | "auditLog" | "session" | "shareLink" | "loginAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -879,6 +880,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.RunEventCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.RunEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    Audit: {
+      payload: Prisma.$AuditPayload<ExtArgs>
+      fields: Prisma.AuditFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AuditFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AuditFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        findFirst: {
+          args: Prisma.AuditFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AuditFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        findMany: {
+          args: Prisma.AuditFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>[]
+        }
+        create: {
+          args: Prisma.AuditCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        createMany: {
+          args: Prisma.AuditCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AuditCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>[]
+        }
+        delete: {
+          args: Prisma.AuditDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        update: {
+          args: Prisma.AuditUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        deleteMany: {
+          args: Prisma.AuditDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AuditUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AuditUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>[]
+        }
+        upsert: {
+          args: Prisma.AuditUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditPayload>
+        }
+        aggregate: {
+          args: Prisma.AuditAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAudit>
+        }
+        groupBy: {
+          args: Prisma.AuditGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AuditCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditCountAggregateOutputType> | number
         }
       }
     }
@@ -2234,6 +2309,22 @@ export const RunEventScalarFieldEnum = {
 export type RunEventScalarFieldEnum = (typeof RunEventScalarFieldEnum)[keyof typeof RunEventScalarFieldEnum]
 
 
+export const AuditScalarFieldEnum = {
+  id: 'id',
+  bridge: 'bridge',
+  spec: 'spec',
+  split: 'split',
+  sample: 'sample',
+  report: 'report',
+  passed: 'passed',
+  createdAt: 'createdAt',
+  createdBy: 'createdBy',
+  projectId: 'projectId'
+} as const
+
+export type AuditScalarFieldEnum = (typeof AuditScalarFieldEnum)[keyof typeof AuditScalarFieldEnum]
+
+
 export const RigScalarFieldEnum = {
   id: 'id',
   bridge: 'bridge',
@@ -3022,6 +3113,7 @@ export type GlobalOmitConfig = {
   episode?: Prisma.EpisodeOmit
   step?: Prisma.StepOmit
   runEvent?: Prisma.RunEventOmit
+  audit?: Prisma.AuditOmit
   rig?: Prisma.RigOmit
   diagnosis?: Prisma.DiagnosisOmit
   candidate?: Prisma.CandidateOmit

@@ -57,6 +57,7 @@ export const ModelName = {
   Episode: 'Episode',
   Step: 'Step',
   RunEvent: 'RunEvent',
+  Audit: 'Audit',
   Rig: 'Rig',
   Diagnosis: 'Diagnosis',
   Candidate: 'Candidate',
@@ -218,6 +219,22 @@ export const RunEventScalarFieldEnum = {
 } as const
 
 export type RunEventScalarFieldEnum = (typeof RunEventScalarFieldEnum)[keyof typeof RunEventScalarFieldEnum]
+
+
+export const AuditScalarFieldEnum = {
+  id: 'id',
+  bridge: 'bridge',
+  spec: 'spec',
+  split: 'split',
+  sample: 'sample',
+  report: 'report',
+  passed: 'passed',
+  createdAt: 'createdAt',
+  createdBy: 'createdBy',
+  projectId: 'projectId'
+} as const
+
+export type AuditScalarFieldEnum = (typeof AuditScalarFieldEnum)[keyof typeof AuditScalarFieldEnum]
 
 
 export const RigScalarFieldEnum = {

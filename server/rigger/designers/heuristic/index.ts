@@ -177,6 +177,20 @@ export class HeuristicDesigner implements Designer {
     if (!last || !p) {
       return this.draft(ctx, 0);
     }
+    if (last.lint) {
+      // Lint refuted it without rollouts. A time budget below every known winning sequence is
+      // loosened to at least the shortest one's length; any other refutation moves on.
+      const short = last.lint.findings.some(
+        (f) => f.rule === 'step-limit' && f.severity === 'error',
+      );
+      const need = last.lint.shortestKnown;
+      if (short && need !== null && p.budget !== undefined && need <= ctx.maxSteps) {
+        const { hi } = bracket(ctx, p.structural);
+        const budget = estimateBudget(ctx, p.structural, need - 1, hi) ?? need;
+        if (budget >= need) return this.draft(ctx, p.structural, budget);
+      }
+      return this.draft(ctx, p.structural + 1, p.budget);
+    }
     if (last.writeError || !last.validation) return this.draft(ctx, p.structural + 1, p.budget);
     const stats = last.validation.stats;
     const where = position(stats, ctx.constraints);
