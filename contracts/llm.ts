@@ -3,6 +3,7 @@
 // ReAct text) and why, and the price that turns tokens into a cost estimate. Written per step and
 // per episode by the rollouts, shown by the run page, the episode page and the exports.
 import { z } from 'zod';
+import type { Problem } from './issues.ts';
 
 const Count = z.number().int().min(0);
 
@@ -125,6 +126,20 @@ export function priceOfOptions(options: Record<string, unknown> | null | undefin
   if (prompt === undefined || completion === undefined) return undefined;
   const cached = num(PRICE_OPTION_KEYS.cached);
   return { prompt, completion, ...(cached !== undefined ? { cached } : {}) } satisfies TokenPrice;
+}
+
+/** A price needs both halves: the problem when only one of prompt and completion is set. */
+export function pricePairProblem(
+  options: Record<string, unknown> | undefined,
+): Problem | undefined {
+  const p = options?.[PRICE_OPTION_KEYS.prompt];
+  const c = options?.[PRICE_OPTION_KEYS.completion];
+  if ((p === undefined) === (c === undefined)) return undefined;
+  const missing = p === undefined ? PRICE_OPTION_KEYS.prompt : PRICE_OPTION_KEYS.completion;
+  return {
+    path: `policyOptions.${missing}`,
+    message: 'set the prompt and the completion price together',
+  };
 }
 
 /** The estimated cost in US dollars: uncached prompt, cached prompt and completion tokens. */

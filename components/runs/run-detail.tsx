@@ -8,6 +8,8 @@ import { isFinalStatus } from '../../contracts/runs.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
+import { isLlmPolicy } from '../llm/format.ts';
+import { RunLlmCard } from '../llm/run-llm.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -46,6 +48,7 @@ export function RunDetail({ id }: { id: string }) {
       <RunHeader run={r} live={inFlight ? live.status : null} />
       <RunLineage lineage={r.lineage} kind={r.kind} />
       <RunStats run={r} />
+      {isLlmPolicy(r.policy) ? <RunLlmCard runId={r.id} inFlight={inFlight} /> : null}
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

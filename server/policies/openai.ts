@@ -21,6 +21,7 @@ import type { Action, Json, JsonObject, Observation, StepInfo } from '../../brid
 import { firstIssue, problemsOf } from '../../contracts/issues.ts';
 import {
   LlmPolicyOptionsSchema,
+  pricePairProblem,
   type SpokenMode,
   type StepLlm,
   type TokenUsage,
@@ -77,9 +78,10 @@ export type OpenAIOptions = z.infer<typeof OpenAIOptionsSchema>;
 /** The policy options' problems, one sentence each with its key (none: fine). */
 export function openaiOptionProblems(options: Record<string, Json> | undefined): string[] {
   const parsed = OpenAIOptionsSchema.safeParse(options ?? {});
-  return parsed.success
-    ? []
-    : problemsOf(parsed.error).map((p) => `policyOptions.${p.path}: ${p.message}`);
+  const problems = parsed.success
+    ? [pricePairProblem(options)].filter((p) => p !== undefined)
+    : problemsOf(parsed.error).map((p) => ({ ...p, path: `policyOptions.${p.path}` }));
+  return problems.map((p) => `${p.path}: ${p.message}.`);
 }
 
 export function openaiDescriptor(model: string): PolicyDescriptor {
