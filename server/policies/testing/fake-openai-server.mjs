@@ -34,7 +34,7 @@ let nextId = 0;
 const pending = new Map();
 
 process.on('message', (msg) => {
-  if (msg?.type !== 'reply') return;
+  if (msg?.type !== 'reply' && msg?.type !== 'ack') return;
   const done = pending.get(msg.id);
   if (done) {
     pending.delete(msg.id);
@@ -95,8 +95,13 @@ const server = createServer((req, res) => {
     };
     if (modes) {
       const reply = ownReply(request);
-      process.send?.({ type: 'exchange', request, reply });
-      write(reply);
+      if (!process.send) {
+        write(reply);
+        return;
+      }
+      // The parent logs the exchange before the client sees the answer (tests read the log then).
+      pending.set(id, () => write(reply));
+      process.send({ type: 'exchange', id, request, reply });
       return;
     }
     pending.set(id, (reply) => {

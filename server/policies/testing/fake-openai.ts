@@ -203,6 +203,7 @@ export async function startFakeModel(modes: FakeMode[]): Promise<FakeModel> {
       body: m.request.body,
     });
     replies.push({ status: m.reply.status ?? 200, body: m.reply.body });
+    child.send({ type: 'ack', id: (msg as { id?: unknown }).id });
   });
   const port = await listening(child);
   return {
