@@ -182,3 +182,52 @@ export function splitReasoning(message: Pick<ChatCompletionMessage, 'content'>):
   const reasoning = parts.join('\n\n');
   return { content: text.trim(), ...(reasoning ? { reasoning } : {}) };
 }
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The arguments of `tool` written as JSON in a reply's text (what a model without tool calling
+ * sends): in `<tool_call>…</tool_call>`, a ```json block, or the outermost `{…}`; a wrapper
+ * `{"name": tool, "arguments": {…}}` is taken off. Undefined when the text holds no JSON object.
+ */
+export function jsonArgsInText(text: string, tool: string): Record<string, unknown> | undefined {
+  const candidates = [
+    /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/i.exec(text)?.[1],
+    ...[...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/gi)].map((m) => m[1]),
+    text.includes('{') ? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1) : undefined,
+  ];
+  for (const c of candidates) {
+    const obj = c === undefined ? undefined : parseObject(c.trim());
+    if (!obj) continue;
+    const fn =
+      typeof obj.function === 'object' && obj.function !== null
+        ? (obj.function as Record<string, unknown>)
+        : obj;
+    if (fn.name === tool) {
+      const args = fn.arguments ?? fn.parameters ?? fn.args;
+      if (typeof args === 'string') return parseObject(args);
+      if (typeof args === 'object' && args !== null && !Array.isArray(args))
+        return args as Record<string, unknown>;
+    }
+    return obj;
+  }
+  return undefined;
+}
+
+/** The system prompt's addition when a forced tool call is asked for as JSON in text instead. */
+export function jsonAnswerInstruction(tool: {
+  name: string;
+  description?: string | undefined;
+  parameters?: unknown;
+}): string {
+  return `This endpoint has no tool calling. Answer with ONE JSON object only (no prose, no code fence needed): the arguments of ${tool.name}${tool.description ? ` — ${tool.description}` : ''}. The object must match this JSON Schema:\n${JSON.stringify(tool.parameters ?? {})}`;
+}
