@@ -9,6 +9,7 @@ const parts: Part[] = [
   { title: 'harness engine', load: async () => (await import('./engine.ts')).benchEngine },
   { title: 'rollouts', load: async () => (await import('./rollouts.ts')).benchRollouts },
   { title: 'bridges', load: async () => (await import('./bridges.ts')).benchBridges },
+  { title: 'llm', load: async () => (await import('./llm.ts')).benchLlm },
 ];
 
 function format(value: number): string {
