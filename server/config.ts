@@ -61,7 +61,7 @@ const EnvSchema = z.object({
   OPENAI_PRICE_PROMPT_PER_M: z.coerce.number().min(0).optional(),
   OPENAI_PRICE_COMPLETION_PER_M: z.coerce.number().min(0).optional(),
   OPENAI_PRICE_CACHED_PER_M: z.coerce.number().min(0).optional(),
-  /** A folder of `<bridge>.md` few-shot files for the ReAct text mode, over the bundled ones. */
+  /** A folder of `<bridge>.txt` few-shot files for the ReAct text mode, over the bundled ones. */
   REACT_PROMPTS_DIR: z.string().min(1).optional(),
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),

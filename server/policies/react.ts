@@ -1,6 +1,6 @@
 // The ReAct text mode of the openai policy: for endpoints (or models) without tool calling. The
 // bridge's tools are described in the system prompt, with few-shot examples from the bridge's
-// prompt file (prompts/<bridge>.md), and each reply is read for one action:
+// prompt file (prompts/<bridge>.txt), and each reply is read for one action:
 //   1. a JSON tool call written in text (`<tool_call>{…}</tool_call>`, a ```json block, a bare object);
 //   2. an `Action: …` line (the first one; anything after a made-up `Observation:` is ignored);
 //   3. `think: …` (ALFWorld ReAct): a thought, answered "OK." by the policy;
@@ -376,14 +376,14 @@ function readPromptFile(file: string): string | undefined {
 }
 
 /**
- * The bridge's few-shot examples: `<dir>/<bridge>.md` from the configured folder
- * (REACT_PROMPTS_DIR) when it has one, else the bundled prompts/<bridge>.md, else none.
+ * The bridge's few-shot examples: `<dir>/<bridge>.txt` from the configured folder
+ * (REACT_PROMPTS_DIR) when it has one, else the bundled prompts/<bridge>.txt, else none.
  */
 export function fewShotExamples(bridge: string, dir?: string): string | undefined {
   if (!/^[\w-]+$/.test(bridge)) return undefined;
   for (const folder of [dir, PROMPTS_DIR]) {
     if (!folder) continue;
-    const text = readPromptFile(path.join(folder, `${bridge}.md`));
+    const text = readPromptFile(path.join(folder, `${bridge}.txt`));
     if (text) return text;
   }
   return undefined;
