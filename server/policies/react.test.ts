@@ -168,4 +168,22 @@ describe('the ReAct prompt', () => {
       await env.close();
     }
   });
+
+  it('the toy24 examples replay on the toy24 bridge, move by move', async () => {
+    const text = fewShotExamples('toy24') ?? '';
+    const episodes = text.split(/^Example \d+\.$/m).filter((e) => e.trim());
+    expect(episodes).toHaveLength(2);
+    for (const [i, episode] of episodes.entries()) {
+      const env = await toy24Bridge.create();
+      await env.reset({ taskId: ['3-4-6-10', '2-5-8-9'][i] ?? '', seed: 0 });
+      const lines = episode.trim().split('\n');
+      for (const [k, line] of lines.entries()) {
+        if (!line.startsWith('> ') || line.startsWith('> think:')) continue;
+        const r = await env.step({ name: 'combine', args: { expression: line.slice(2) } });
+        expect(r.observation.text).toBe(lines[k + 1]);
+      }
+      expect((await env.evaluate()).success).toBe(true);
+      await env.close();
+    }
+  });
 });
