@@ -1,10 +1,13 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { FAKE_OPENAI_MODES, FAKE_OPENAI_PORT, FAKE_OPENAI_URL } from './e2e/fake-openai.ts';
 
 // Real Chromium (Debian's /usr/bin/chromium; no browser download here) against the real studio
 // server, built and started with a fresh embedded database so every run starts clean.
 const PORT = 3210;
 const DATA_DIR = '.data-e2e';
+// The fake OpenAI-compatible endpoint the studio's openai:fake-model policy talks to (a scripted
+// stand-in, not a model): like a vLLM started without a tool-call parser, with usage and reasoning.
 
 // One e2e run at a time on a machine: they share the port and the build folder. A second run waits
 // for the first instead of failing on a busy port. Only the runner process takes the lock (its test
@@ -70,23 +73,36 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
     },
   ],
-  webServer: {
-    command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
-    url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
-    reuseExistingServer: false,
-    // next build takes 30–50 s on a quiet 2-core machine and minutes under load.
-    timeout: 420_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    env: {
-      DATA_DIR,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      NO_DEMO: 'true',
-      ROLLOUT_CONCURRENCY: '2',
-      NEXT_TELEMETRY_DISABLED: '1',
+  webServer: [
+    {
+      // Starts in well under a second; only specs that launch an openai: run use it.
+      command: `node server/policies/testing/fake-openai-server.mjs --mode ${FAKE_OPENAI_MODES} --port ${FAKE_OPENAI_PORT}`,
+      url: `${FAKE_OPENAI_URL}/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: `rm -rf ${DATA_DIR} && npx next build && npx tsx server/main.ts`,
+      url: `http://127.0.0.1:${PORT}/api/trpc/bridges.list`,
+      reuseExistingServer: false,
+      // next build takes 30–50 s on a quiet 2-core machine and minutes under load.
+      timeout: 420_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      // Playwright signals the whole process group (tsx runs node as a child), so nothing keeps the port.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      env: {
+        DATA_DIR,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        NO_DEMO: 'true',
+        ROLLOUT_CONCURRENCY: '2',
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENAI_BASE_URL: FAKE_OPENAI_URL,
+        OPENAI_MODEL: 'fake-model',
+      },
+    },
+  ],
 });

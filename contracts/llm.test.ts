@@ -43,7 +43,7 @@ describe('token usage and cost', () => {
   it('says which mode a run used and why', () => {
     expect(modeSentence([])).toBeNull();
     expect(modeSentence([{ requested: 'auto', mode: 'tools', reason: null, episodes: 3 }])).toBe(
-      'Mode auto: tool calls worked (all 3 episodes).',
+      'Mode auto stayed on tool calls (all 3 episodes).',
     );
     expect(
       modeSentence([

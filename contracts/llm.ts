@@ -190,7 +190,7 @@ export function modeSentence(modes: RunLlmReport['modes']): string | null {
         : `all ${total} episodes`
       : `${n} of ${total} episodes`;
   if (requested !== 'auto') return `Mode ${requested}, as the run asked (${of(total)}).`;
-  if (reacted === 0) return `Mode auto: tool calls worked (${of(total)}).`;
+  if (reacted === 0) return `Mode auto stayed on tool calls (${of(total)}).`;
   const why = react.find((m) => m.reason)?.reason;
   return `Mode auto fell back to ReAct text for ${of(reacted)}${why ? `: ${why}` : ''}.`;
 }

@@ -58,7 +58,7 @@ export function EpisodeLlmLine({ runId, episode }: { runId: string; episode: Epi
               ? 'as the run asked'
               : llm.reason
                 ? `${llm.requested} → ${llm.mode}${llm.inherited ? ' (found earlier in the run)' : llm.switchedAt !== null ? ` at step ${llm.switchedAt}` : ''}: ${llm.reason}`
-                : `${llm.requested}: tool calls worked`}
+                : `${llm.requested}: stayed on tool calls`}
           </span>
         </span>
       ) : null}

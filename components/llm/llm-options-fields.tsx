@@ -64,15 +64,15 @@ export function LlmOptionsFields({
             <option value="react">react</option>
           </Select>
         </Field>
-        <Field label="think: (ReAct)" htmlFor="l-llm-think">
+        <Field label="A ReAct think: costs" htmlFor="l-llm-think">
           <Select
             id="l-llm-think"
             data-testid="launch-llm-think"
             value={value.think}
             onChange={(e) => set('think', e.target.value as LlmForm['think'])}
           >
-            <option value="step">costs a step (as ReAct)</option>
-            <option value="free">free</option>
+            <option value="step">one step (ReAct)</option>
+            <option value="free">nothing</option>
           </Select>
         </Field>
       </div>
