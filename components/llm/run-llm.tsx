@@ -36,9 +36,10 @@ export function RunLlmView({ report: r }: { report: RunLlmReport }) {
           <CardTitle className="flex items-center gap-2">
             <MessageSquareText className="size-4 text-primary" /> LLM tokens and cost
           </CardTitle>
-          <CardDescription>
-            Summed over {r.usage.episodes} finished episode{r.usage.episodes === 1 ? '' : 's'} from
-            the usage the endpoint reported.
+          <CardDescription data-testid="run-llm-basis">
+            {r.usage.episodes > 0
+              ? `Summed over ${r.usage.episodes} finished episode${r.usage.episodes === 1 ? '' : 's'} from the usage the endpoint reported.`
+              : 'No finished episode has token usage yet: the endpoint reports it with each reply (a server that sends none leaves these at 0).'}
           </CardDescription>
         </div>
         <div className="flex gap-1">
