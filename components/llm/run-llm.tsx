@@ -2,7 +2,7 @@
 // The run page's LLM card: tokens of the finished episodes (prompt, cached, completion), a cost
 // estimate from the run's price (or the server's), the tokens of steps that never reached the
 // environment (bpe meta-actions, ReAct thinks), and which mode the policy spoke and why.
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { MessageSquareText } from 'lucide-react';
 import { modeSentence, type RunLlmReport } from '../../contracts/llm.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -11,17 +11,30 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { Stat } from '../ui/misc.tsx';
 import { priceLine, tokens, usageLine, usd } from './format.ts';
 
-/** The run's LLM report, read again while the run is in flight. */
-export function useRunLlm(runId: string, inFlight: boolean) {
+/**
+ * The run's LLM report, read again while the run is in flight and whenever the count of finished
+ * episodes moves (`done` is part of the query: the last episodes may end after the last timed read).
+ */
+export function useRunLlm(runId: string, inFlight: boolean, done?: number) {
   const trpc = useTRPC();
   return useQuery({
-    ...trpc.runs.llm.queryOptions({ id: runId }),
+    ...trpc.runs.llm.queryOptions({ id: runId, ...(done !== undefined ? { done } : {}) }),
     refetchInterval: inFlight ? 3000 : false,
+    placeholderData: keepPreviousData,
   });
 }
 
-export function RunLlmCard({ runId, inFlight }: { runId: string; inFlight: boolean }) {
-  const report = useRunLlm(runId, inFlight).data;
+export function RunLlmCard({
+  runId,
+  inFlight,
+  done,
+}: {
+  runId: string;
+  inFlight: boolean;
+  /** Finished episodes: each one that ends adds tokens, so the report is read again. */
+  done: number;
+}) {
+  const report = useRunLlm(runId, inFlight, done).data;
   if (!report) return null;
   return <RunLlmView report={report} />;
 }

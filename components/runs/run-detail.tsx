@@ -48,7 +48,9 @@ export function RunDetail({ id }: { id: string }) {
       <RunHeader run={r} live={inFlight ? live.status : null} />
       <RunLineage lineage={r.lineage} kind={r.kind} />
       <RunStats run={r} />
-      {isLlmPolicy(r.policy) ? <RunLlmCard runId={r.id} inFlight={inFlight} /> : null}
+      {isLlmPolicy(r.policy) ? (
+        <RunLlmCard runId={r.id} inFlight={inFlight} done={r.episodesDone} />
+      ) : null}
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

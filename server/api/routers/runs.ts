@@ -36,7 +36,8 @@ export const runsRouter = router({
 
   /** Tokens, cost estimate and the mode an LLM policy spoke (and why) over the run's episodes. */
   llm: sharedReadProcedure('run', 'id')
-    .input(z.object({ id: z.string().min(1) }))
+    // `done`: the finished episodes the caller has seen; only a cache key (a new count, a new read).
+    .input(z.object({ id: z.string().min(1), done: z.number().int().min(0).optional() }))
     .query(({ input, ctx }) =>
       runLlmReport(ctx.db, input.id, configuredPrice(ctx.services.config)),
     ),
