@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { FAKE_OPENAI_MODES, FAKE_OPENAI_PORT, FAKE_OPENAI_URL } from './e2e/fake-openai.ts';
 
 // Real Chromium (Debian's /usr/bin/chromium; no browser download here) against the real studio
 // server, built and started with a fresh embedded database so every run starts clean.
@@ -8,6 +9,8 @@ const DATA_DIR = '.data-e2e';
 // The OpenEnv-protocol fixture server (Python standard library) the studio attaches as bridge
 // `grid` (e2e/openenv.spec.ts); it starts in well under a second beside the studio's build.
 const OPENENV_PORT = 3221;
+// The fake OpenAI-compatible endpoint the studio's openai:fake-model policy talks to (a scripted
+// stand-in, not a model): like a vLLM started without a tool-call parser, with usage and reasoning.
 
 // One e2e run at a time on a machine: they share the port and the build folder. A second run waits
 // for the first instead of failing on a busy port. Only the runner process takes the lock (its test
@@ -75,6 +78,15 @@ export default defineConfig({
   ],
   webServer: [
     {
+      // Starts in well under a second; only specs that launch an openai: run use it.
+      command: `node server/policies/testing/fake-openai-server.mjs --mode ${FAKE_OPENAI_MODES} --port ${FAKE_OPENAI_PORT}`,
+      url: `${FAKE_OPENAI_URL}/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
       command: `python3 bridges/openenv/testing/openenv_fixture_server.py --port ${OPENENV_PORT}`,
       url: `http://127.0.0.1:${OPENENV_PORT}/health`,
       reuseExistingServer: false,
@@ -102,6 +114,8 @@ export default defineConfig({
         ROLLOUT_CONCURRENCY: '2',
         NEXT_TELEMETRY_DISABLED: '1',
         OPENENV_ENVS: `grid=http://127.0.0.1:${OPENENV_PORT};tasks=e2e/fixtures/grid-tasks.json`,
+        OPENAI_BASE_URL: FAKE_OPENAI_URL,
+        OPENAI_MODEL: 'fake-model',
       },
     },
   ],

@@ -11,6 +11,7 @@ const parts: Part[] = [
   { title: 'bridges', load: async () => (await import('./bridges.ts')).benchBridges },
   { title: 'openenv', load: async () => (await import('./openenv.ts')).benchOpenEnv },
   { title: 'lint and audit', load: async () => (await import('./lint.ts')).benchLint },
+  { title: 'llm', load: async () => (await import('./llm.ts')).benchLlm },
 ];
 
 function format(value: number): string {

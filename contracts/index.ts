@@ -4,6 +4,7 @@
 export * from './issues.ts';
 export * from './json.ts';
 export * from './launch.ts';
+export * from './llm.ts';
 export * from './outcomes.ts';
 export * from './reward.ts';
 export * from './rigs.ts';

@@ -7,6 +7,7 @@ import type { Action, Json, Observation, StepInfo } from '../bridges/core/types.
 export type { Observation, StepInfo };
 
 import { JsonObjectSchema, JsonSchemaZ } from './json.ts';
+import type { StepLlm } from './llm.ts';
 import { ActionSchema } from './spec.ts';
 
 export const COMPONENT_KINDS = ['stage', 'contract', 'chain'] as const;
@@ -80,6 +81,8 @@ export interface StepRecord {
   state?: Json;
   /** EvoHarness meta-action bookkeeping (bpe policies), when any. */
   meta?: Json;
+  /** An LLM policy's tokens, reasoning and reply text for the step (contracts/llm.ts), when any. */
+  llm?: StepLlm;
 }
 
 /**

@@ -53,6 +53,16 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),
   OPENAI_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
+  /**
+   * US dollars per million tokens, for the cost estimate beside token counts (a run's policy
+   * options pricePromptPerM / priceCompletionPerM / priceCachedPerM win); unset: no estimate.
+   * Cached prompt tokens cost the prompt price unless OPENAI_PRICE_CACHED_PER_M says otherwise.
+   */
+  OPENAI_PRICE_PROMPT_PER_M: z.coerce.number().min(0).optional(),
+  OPENAI_PRICE_COMPLETION_PER_M: z.coerce.number().min(0).optional(),
+  OPENAI_PRICE_CACHED_PER_M: z.coerce.number().min(0).optional(),
+  /** A folder of `<bridge>.txt` few-shot files for the ReAct text mode, over the bundled ones. */
+  REACT_PROMPTS_DIR: z.string().min(1).optional(),
   /** Skip loading demo content at start. */
   NO_DEMO: z.stringbool().default(false),
   /**

@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import type * as React from 'react';
 import { memo } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
+import { episodeUsage, shortTokens } from '../llm/format.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
@@ -41,6 +42,8 @@ export function EpisodesTable({ runId, counts }: { runId: string; counts: Episod
   );
   const items = episodes.data?.items ?? [];
   const count = counts[outcome ?? 'all'];
+  // A column for tokens only when the run's policy reported any (LLM policies).
+  const withTokens = items.some((e) => episodeUsage(e) !== null);
 
   return (
     <div>
@@ -81,12 +84,13 @@ export function EpisodesTable({ runId, counts }: { runId: string; counts: Episod
                 <TH>Why</TH>
                 <TH className="text-right">Steps</TH>
                 <TH className="text-right">Reward</TH>
+                {withTokens ? <TH className="text-right">Tokens</TH> : null}
                 <TH className="text-right">Time</TH>
               </TR>
             </THead>
             <TBody data-testid="episode-rows">
               {items.map((e) => (
-                <EpisodeRowView key={e.id} runId={runId} e={e} />
+                <EpisodeRowView key={e.id} runId={runId} e={e} withTokens={withTokens} />
               ))}
             </TBody>
           </Table>
@@ -103,9 +107,11 @@ type EpisodeItem = RouterOutputs['runs']['episodes']['items'][number];
 const EpisodeRowView = memo(function EpisodeRowView({
   runId,
   e,
+  withTokens,
 }: {
   runId: string;
   e: EpisodeItem;
+  withTokens: boolean;
 }) {
   const router = useRouter();
   const href = `/runs/${runId}/episodes/${e.id}`;
@@ -142,9 +148,23 @@ const EpisodeRowView = memo(function EpisodeRowView({
       </TD>
       <TD className="text-right tabular-nums">{e.steps}</TD>
       <TD className="text-right tabular-nums">{num(e.reward, 2)}</TD>
+      {withTokens ? <EpisodeTokensCell e={e} /> : null}
       <TD className="text-right text-xs tabular-nums text-muted-foreground">
         {duration(e.durationMs)}
       </TD>
     </TR>
   );
 });
+
+function EpisodeTokensCell({ e }: { e: EpisodeItem }) {
+  const u = episodeUsage(e);
+  return (
+    <TD
+      className="text-right text-xs tabular-nums text-muted-foreground"
+      data-testid="episode-tokens-cell"
+      title={u ? `${u.prompt} prompt (${u.cached} cached) · ${u.completion} completion` : undefined}
+    >
+      {u ? shortTokens(u.prompt + u.completion) : '—'}
+    </TD>
+  );
+}

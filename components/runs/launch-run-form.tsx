@@ -4,6 +4,9 @@
 import { Play } from 'lucide-react';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import { RewardParamsFields } from '../bpe/reward-params-fields.tsx';
+import { isLlmPolicy } from '../llm/format.ts';
+import { DEFAULT_LLM_FORM } from '../llm/launch-options.ts';
+import { LlmOptionsFields } from '../llm/llm-options-fields.tsx';
 import { SkillBankSelect } from '../skills/skill-bank-select.tsx';
 import { Button } from '../ui/button.tsx';
 import { Field, NumberField } from '../ui/field.tsx';
@@ -15,7 +18,16 @@ import { PolicySelect } from './policy-select.tsx';
 import { useLaunchRun } from './use-launch-run.ts';
 
 /** Fields that show their own problems; the rest go to the note above the button. */
-const FIELD_PATHS = ['policy', 'k', 'seed', 'maxSteps', 'rewardParams'] as const;
+const FIELD_PATHS = [
+  'policy',
+  'k',
+  'seed',
+  'maxSteps',
+  'rewardParams',
+  'policyOptions.pricePromptPerM',
+  'policyOptions.priceCompletionPerM',
+  'policyOptions.priceCachedPerM',
+] as const;
 
 export function LaunchRunForm({
   bridge,
@@ -46,6 +58,13 @@ export function LaunchRunForm({
       }}
     >
       <PolicyField l={l} />
+      {isLlmPolicy(l.chosen) ? (
+        <LlmOptionsFields
+          value={l.form.llm ?? DEFAULT_LLM_FORM}
+          onChange={(v) => l.set('llm', v)}
+          problems={l.problems}
+        />
+      ) : null}
       <RunSizeFields l={l} />
       <SkillBankSelect
         bridge={bridge}

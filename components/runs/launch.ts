@@ -6,6 +6,8 @@ import { type Problem, problemsOf } from '../../contracts/issues.ts';
 import { LaunchRunFieldsSchema, LaunchRunInputSchema } from '../../contracts/launch.ts';
 import type { RewardParams } from '../../contracts/runs.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
+import { isLlmPolicy } from '../llm/format.ts';
+import { type LlmForm, llmOptionProblems, llmPolicyOptions } from '../llm/launch-options.ts';
 import type { RouterInputs } from '../trpc/types.ts';
 
 /** `human` cannot run unattended, so launch forms never offer it. */
@@ -24,6 +26,8 @@ export interface RunForm {
   seed: number;
   maxSteps: number;
   skillBankId: string;
+  /** Mode, think cost, reasoning and price of an LLM policy (sent only for one). */
+  llm?: LlmForm;
 }
 
 export function runLaunchInput(args: {
@@ -36,6 +40,10 @@ export function runLaunchInput(args: {
   rewardParams: Partial<RewardParams> | undefined;
 }): RouterInputs['runs']['launch'] {
   const { bridge, task, spec, harnessVersionId, kind, form, rewardParams } = args;
+  const policyOptions = {
+    ...(form.skillBankId ? { skillBankId: form.skillBankId } : {}),
+    ...(form.llm && isLlmPolicy(form.policy) ? llmPolicyOptions(form.llm) : {}),
+  };
   return {
     spec: spec ?? { version: 1, env: { type: 'base', bridge, task } },
     policy: form.policy,
@@ -45,7 +53,7 @@ export function runLaunchInput(args: {
     kind,
     ...(harnessVersionId ? { harnessVersionId } : {}),
     ...(rewardParams ? { rewardParams } : {}),
-    ...(form.skillBankId ? { policyOptions: { skillBankId: form.skillBankId } } : {}),
+    ...(Object.keys(policyOptions).length > 0 ? { policyOptions } : {}),
   };
 }
 
@@ -57,7 +65,10 @@ export function seedRange(seed: number, k: number): [number, number] {
 /** The launch input's problems under the server's schema (none: it may be sent). */
 export function runLaunchProblems(input: unknown): Problem[] {
   const parsed = LaunchRunInputSchema.safeParse(input);
-  return parsed.success ? [] : problemsOf(parsed.error);
+  if (!parsed.success) return problemsOf(parsed.error);
+  // An LLM policy's options: checked as the server's policy checks them.
+  const { policy, policyOptions } = parsed.data;
+  return isLlmPolicy(policy) && policyOptions ? llmOptionProblems(policyOptions) : [];
 }
 
 /** The range a number of the launch input may take, from the server's schema. */

@@ -25,6 +25,10 @@ export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): Episo
     durationMs: payload.durationMs,
     startedAt: null,
     finishedAt: null,
+    // The event does not carry tokens; the stored row, read again shortly, does.
+    promptTokens: null,
+    outputTokens: null,
+    cachedTokens: null,
   };
 }
 

@@ -8,6 +8,8 @@ import { isFinalStatus } from '../../contracts/runs.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
+import { isLlmPolicy } from '../llm/format.ts';
+import { RunLlmCard } from '../llm/run-llm.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -48,6 +50,9 @@ export function RunDetail({ id }: { id: string }) {
       <RunLineage lineage={r.lineage} kind={r.kind} />
       <RunStats run={r} />
       <RewardVerdictWarning runId={r.id} />
+      {isLlmPolicy(r.policy) ? (
+        <RunLlmCard runId={r.id} inFlight={inFlight} done={r.episodesDone} />
+      ) : null}
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

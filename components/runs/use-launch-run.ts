@@ -10,6 +10,7 @@ import { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import { useRewardParams } from '../bpe/reward-params-fields.tsx';
 import { useBlockedReason } from '../hooks/use-access.ts';
+import { DEFAULT_LLM_FORM } from '../llm/launch-options.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { problemsOfError } from '../ui/problems.ts';
 import {
@@ -39,6 +40,7 @@ export function useLaunchRun(args: {
     seed: 0,
     maxSteps: DEFAULT_MAX_STEPS,
     skillBankId: '',
+    llm: DEFAULT_LLM_FORM,
   });
   const reward = useRewardParams();
   const chosen = chosenPolicy(form.policy, usable);

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { StepRecord } from '../../contracts/steps.ts';
 import { BpePanel } from '../bpe/bpe-panel.tsx';
 import { JsonView } from '../common/json-view.tsx';
+import { StepLlmCard } from '../llm/episode-llm.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
@@ -39,6 +40,7 @@ export function StepDetail({
     <div className="flex flex-col gap-4" data-testid="step-detail" data-step={step.index}>
       <StepBadges step={step} />
       <ActionCard step={step} />
+      <StepLlmCard llm={step.llm} />
       <ObservationCard step={step} />
       {browser ? <BrowserCard data={browser} shot={screenshot} /> : null}
       {refs ? <PageRefsCard refs={refs} /> : null}

@@ -6,6 +6,7 @@ import type { VirtualItem } from '@tanstack/react-virtual';
 import { Ban, Layers, TriangleAlert } from 'lucide-react';
 import type { StepRecord } from '../../contracts/steps.ts';
 import { BpeRowMark } from '../bpe/bpe-panel.tsx';
+import { EpisodeLlmLine } from '../llm/episode-llm.tsx';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
 import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
@@ -24,6 +25,7 @@ export function TrajectoryViewer({ runId, episodeId }: { runId: string; episodeI
     <div>
       <TrajectoryHeader runId={runId} t={t} />
       <ErrorNote error={t.episode.error ?? t.flags.error} />
+      {ep ? <EpisodeLlmLine runId={runId} episode={ep} /> : null}
       {ep ? <LegVerdicts verdicts={ep.legVerdicts} spec={t.episode.data?.spec} /> : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(320px,420px)_1fr]">
         <div className="flex min-w-0 flex-col rounded-xl border bg-card">

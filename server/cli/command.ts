@@ -2,6 +2,7 @@
 // commands/index.ts. Commands return an exit code and throw typed domain errors (server/errors.ts);
 // main.ts turns errors into one `harness: <message>` line.
 import type { ParseArgsConfig } from 'node:util';
+import type { Json } from '../../bridges/core/types.ts';
 import type { BridgeRegistry } from '../../bridges/index.ts';
 import type { ComposeOptions, Services } from '../compose.ts';
 import type { Config } from '../config.ts';
@@ -76,4 +77,31 @@ export function intOption(values: OptionValues, name: string, fallback: number):
 
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * `--policy-option key=value` (repeatable) as policy options: a value that reads as JSON is that
+ * JSON (`maxTokens=256`, `keepReasoning=true`), anything else the text itself (`mode=react`).
+ */
+export function policyOptionsFlag(
+  values: OptionValues,
+  name = 'policy-option',
+): Record<string, Json> | undefined {
+  const raw = values[name];
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, Json> = {};
+  for (const item of list) {
+    const m = typeof item === 'string' ? /^\s*([A-Za-z_]\w*)\s*=(.*)$/s.exec(item) : null;
+    if (!m?.[1]) throw new UsageError(`--${name} must look like key=value, got '${String(item)}'`);
+    const text = (m[2] ?? '').trim();
+    let value: Json = text;
+    try {
+      value = JSON.parse(text) as Json;
+    } catch {
+      // Plain text.
+    }
+    out[m[1]] = value;
+  }
+  return out;
 }

@@ -41,6 +41,9 @@ export const episodeListSelect = {
   durationMs: true,
   startedAt: true,
   finishedAt: true,
+  promptTokens: true,
+  outputTokens: true,
+  cachedTokens: true,
 } satisfies Prisma.EpisodeSelect;
 
 export const stepSelect = {
@@ -63,6 +66,7 @@ export const stepSelect = {
   leg: true,
   state: true,
   meta: true,
+  llm: true,
 } satisfies Prisma.StepSelect;
 
 export const harnessVersionSelect = {

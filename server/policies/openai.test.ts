@@ -65,6 +65,11 @@ describe('openai policy against a local OpenAI-compatible server', () => {
       kind: 'act',
       action: { name: 'act', args: { command: 'go to cabinet 1' } },
       note: 'Search first.',
+      llm: {
+        mode: 'tools',
+        reply: 'Search first.',
+        usage: { prompt: 10, completion: 5, cached: 0, requests: 1 },
+      },
     });
     const second = await session.act(
       { text: 'You arrive at cabinet 1. The cabinet 1 is closed.' },

@@ -1,18 +1,49 @@
-// `openai:<model>`: any OpenAI-compatible chat-completions endpoint with tool calling (vLLM, SGLang,
-// Ollama, OpenAI, Gemini's compatible endpoint). The bridge's tools go in as function tools, the goal
-// and observations as messages. What the model gets wrong is the agent's fault (an invalid action);
-// what the network or server gets wrong is not (retried, then PolicyInfraError).
+// `openai:<model>`: any OpenAI-compatible chat-completions endpoint (vLLM, SGLang, llama.cpp, Ollama,
+// OpenAI, Gemini's compatible endpoint). Two ways to speak (`mode`):
+// * tools — the bridge's tools go in as function tools and each reply is a tool call;
+// * react — the tools are described in the system prompt and each reply is ReAct text, read for
+//   one action (react.ts), for servers started without a tool-call parser;
+// * auto (default) — tools, falling back to react for the rest of the run when the endpoint
+//   refuses tools or the model answers with a plain action line instead of a tool call.
+// What the model gets wrong is the agent's fault (an invalid action); what the network or server gets
+// wrong is not (retried, then PolicyInfraError with the server's own words). Each decision carries
+// the request's token usage and the reply's reasoning (contracts/llm.ts).
 
 import OpenAI from 'openai';
 import type {
   ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { JsonObject, Observation, StepInfo } from '../../bridges/core/types.ts';
-import { firstIssue } from '../../contracts/issues.ts';
+import type { Action, Json, JsonObject, Observation, StepInfo } from '../../bridges/core/types.ts';
+import { firstIssue, problemsOf } from '../../contracts/issues.ts';
+import {
+  LlmPolicyOptionsSchema,
+  pricePairProblem,
+  type SpokenMode,
+  type StepLlm,
+  type TokenUsage,
+} from '../../contracts/llm.ts';
+import { capText } from '../../contracts/text.ts';
 import { config } from '../config.ts';
+import {
+  describeLlmError,
+  llmClient,
+  refusesTools,
+  splitReasoning,
+  usageOf,
+} from './llm-endpoint.ts';
+import { knownFallback, modeKey, shareFallback } from './llm-mode.ts';
+import {
+  actionLineOf,
+  describeTools,
+  fewShotExamples,
+  parseReply,
+  type ReactParse,
+  thinkInstruction,
+} from './react.ts';
 import {
   type AgentSession,
   type Policy,
@@ -20,10 +51,11 @@ import {
   type PolicyDecision,
   type PolicyDescriptor,
   PolicyInfraError,
+  type PolicyReport,
 } from './types.ts';
 
 /** Settings in PolicyContext.options; anything unset falls back to config(). */
-export const OpenAIOptionsSchema = z.object({
+export const OpenAIOptionsSchema = LlmPolicyOptionsSchema.extend({
   baseUrl: z.string().url().optional(),
   apiKey: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),
@@ -43,17 +75,27 @@ export const OpenAIOptionsSchema = z.object({
 });
 export type OpenAIOptions = z.infer<typeof OpenAIOptionsSchema>;
 
+/** The policy options' problems, one sentence each with its key (none: fine). */
+export function openaiOptionProblems(options: Record<string, Json> | undefined): string[] {
+  const parsed = OpenAIOptionsSchema.safeParse(options ?? {});
+  const problems = parsed.success
+    ? [pricePairProblem(options)].filter((p) => p !== undefined)
+    : problemsOf(parsed.error).map((p) => ({ ...p, path: `policyOptions.${p.path}` }));
+  return problems.map((p) => `${p.path}: ${p.message}.`);
+}
+
 export function openaiDescriptor(model: string): PolicyDescriptor {
   return {
     id: `openai:${model}`,
     kind: 'openai',
-    description: `LLM agent '${model}' on an OpenAI-compatible chat-completions endpoint with tool calling.`,
+    description: `LLM agent '${model}' on an OpenAI-compatible chat-completions endpoint: tool calls, or ReAct text when the endpoint has no tool calling (mode auto).`,
   };
 }
 
 export function openaiPolicy(model: string): Policy {
   return {
     descriptor: openaiDescriptor(model),
+    checkOptions: openaiOptionProblems,
     async start(context: PolicyContext): Promise<AgentSession> {
       const parsed = OpenAIOptionsSchema.safeParse(context.options ?? {});
       if (!parsed.success) {
@@ -64,14 +106,40 @@ export function openaiPolicy(model: string): Policy {
   };
 }
 
+/** The endpoint refused the request's tools: auto mode speaks ReAct instead. */
+class ToolsRefused extends Error {}
+
+/** One exchange: what the agent was shown, and how the model answered. */
+interface Turn {
+  observation: string;
+  reply?: {
+    /** The reply's text without its reasoning. */
+    content: string;
+    reasoning?: string;
+    /** Tools mode: the calls as the server sent them (echoed back verbatim). */
+    toolCalls?: ChatCompletionMessageToolCall[];
+    /** The action taken, to re-tell a tools-mode turn in ReAct text after a fallback. */
+    action?: Action;
+  };
+}
+
+const thinkAction = (thought: string, textTool: PolicyContext['textTool']): Action =>
+  textTool
+    ? { name: textTool.name, args: { [textTool.arg]: `think: ${thought}` } }
+    : { name: 'think', args: { thought } };
+
 class OpenAISession implements AgentSession {
   private readonly client: OpenAI;
-  private readonly messages: ChatCompletionMessageParam[] = [];
   private readonly tools: ChatCompletionTool[];
   private readonly toolNames: Set<string>;
   private readonly temperature: number;
-  /** Tool calls of the last assistant turn still waiting for their tool message. */
-  private pending: { id: string; reply: string | undefined }[] = [];
+  private readonly turns: Turn[] = [];
+  private readonly memoKey: string | undefined;
+  private mode: SpokenMode;
+  private reason: string | null = null;
+  private switchedAt: number | null = null;
+  private inherited = false;
+  private readonly promptsDir: string | undefined;
 
   constructor(
     private readonly model: string,
@@ -84,30 +152,60 @@ class OpenAISession implements AgentSession {
       throw new PolicyInfraError(
         'openai policy: no base URL (set OPENAI_BASE_URL or options.baseUrl)',
       );
-    // Local servers (vLLM, Ollama) need no key, but the client insists on one.
-    this.client = new OpenAI({
+    this.client = llmClient({
       baseURL,
-      apiKey: options.apiKey ?? cfg.OPENAI_API_KEY ?? 'not-needed',
-      maxRetries: 0,
-      timeout: options.timeoutMs,
+      apiKey: options.apiKey ?? cfg.OPENAI_API_KEY,
+      timeoutMs: options.timeoutMs,
     });
+    this.promptsDir = cfg.REACT_PROMPTS_DIR;
     this.temperature = options.temperature ?? cfg.OPENAI_TEMPERATURE;
     this.tools = context.tools.map((t) => ({
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
     this.toolNames = new Set(context.tools.map((t) => t.name));
-    this.messages.push({ role: 'system', content: options.systemPrompt ?? this.systemPrompt() });
+    this.memoKey = options.mode === 'auto' ? modeKey(context.runId, baseURL, model) : undefined;
+    const known = knownFallback(this.memoKey);
+    this.mode = options.mode === 'react' || known ? 'react' : 'tools';
+    if (known) {
+      this.reason = known.reason;
+      this.inherited = true;
+    }
   }
 
-  private systemPrompt(): string {
+  report(): PolicyReport {
+    return {
+      llm: {
+        model: this.model,
+        requested: this.options.mode,
+        mode: this.mode,
+        reason: this.reason,
+        switchedAt: this.switchedAt,
+        inherited: this.inherited,
+      },
+    };
+  }
+
+  /** Auto mode: ReAct text from now on, for this episode and (through the memo) the run. */
+  private fallBack(reason: string): void {
+    this.mode = 'react';
+    this.reason = reason;
+    this.switchedAt = this.turns.length - 1;
+    shareFallback(this.memoKey, { reason });
+  }
+
+  // ─────────────────────────────── prompts ───────────────────────────────
+
+  private basePrompt(mode: SpokenMode): string[] {
     const { bridge, task, textTool, maxSteps } = this.context;
     const lines = [
-      `You are an agent acting in the '${bridge}' environment. Each turn, call exactly one tool; its result is the next observation.`,
+      mode === 'tools'
+        ? `You are an agent acting in the '${bridge}' environment. Each turn, call exactly one tool; its result is the next observation.`
+        : `You are an agent acting in the '${bridge}' environment. Each reply is one action; the environment's answer is the next message.`,
       `You have at most ${maxSteps} actions.`,
       `Your task: ${task.goal}`,
     ];
-    if (textTool)
+    if (mode === 'tools' && textTool)
       lines.push(
         `Type environment commands through the '${textTool.name}' tool's '${textTool.arg}' argument.`,
       );
@@ -117,7 +215,28 @@ class OpenAISession implements AgentSession {
         ...this.options.skills.map((s) => `- ${s}`),
       );
     }
-    return lines.join('\n');
+    return lines;
+  }
+
+  private systemPrompt(mode: SpokenMode): string {
+    const base = this.options.systemPrompt ?? this.basePrompt(mode).join('\n');
+    if (mode === 'tools') return base;
+    const { fewShot } = this.options;
+    const examples =
+      fewShot === true
+        ? fewShotExamples(this.context.bridge, this.promptsDir)
+        : fewShot === false
+          ? undefined
+          : fewShot;
+    return [
+      base,
+      '',
+      describeTools(this.context.tools, this.context.textTool),
+      thinkInstruction({ cost: this.options.think }),
+      ...(examples
+        ? ['', 'Examples of solved tasks (other rooms, other tasks):', '', examples]
+        : []),
+    ].join('\n');
   }
 
   private render(observation: Observation, info: StepInfo): string {
@@ -128,48 +247,146 @@ class OpenAISession implements AgentSession {
     return observation.text;
   }
 
-  async act(observation: Observation, info: StepInfo): Promise<PolicyDecision> {
-    const text = this.render(observation, info);
-    if (this.pending.length > 0) {
-      // Every tool call of the previous turn gets its tool message, or the protocol is broken.
-      for (const p of this.pending) {
-        this.messages.push({ role: 'tool', tool_call_id: p.id, content: p.reply ?? text });
-      }
-      this.pending = [];
-    } else {
-      this.messages.push({ role: 'user', content: text });
+  /** What an assistant turn says when sent back: its text, its reasoning only when configured. */
+  private echo(reply: NonNullable<Turn['reply']>, mode: SpokenMode): string {
+    let text = reply.content;
+    if (mode === 'react' && reply.toolCalls && reply.action) {
+      text = [text, actionLineOf(reply.action, this.context.textTool)].filter(Boolean).join('\n');
     }
+    if (this.options.keepReasoning && reply.reasoning) {
+      text = `<think>\n${reply.reasoning}\n</think>\n${text}`;
+    }
+    return text;
+  }
 
-    const completion = await this.complete();
+  /** The conversation so far, told in the mode of the next request. */
+  private messages(mode: SpokenMode): ChatCompletionMessageParam[] {
+    const out: ChatCompletionMessageParam[] = [
+      { role: 'system', content: this.systemPrompt(mode) },
+    ];
+    let calls: ChatCompletionMessageToolCall[] = [];
+    for (const turn of this.turns) {
+      if (mode === 'tools' && calls.length > 0) {
+        // Every tool call of the previous turn gets its tool message, or the protocol is broken.
+        for (const [k, c] of calls.entries()) {
+          out.push({
+            role: 'tool',
+            tool_call_id: c.id,
+            content:
+              k === 0
+                ? turn.observation
+                : `Ignored: only the first tool call of a turn is executed (this was ${c.type === 'function' ? c.function.name : c.type}).`,
+          });
+        }
+      } else {
+        out.push({ role: 'user', content: turn.observation });
+      }
+      calls = [];
+      if (!turn.reply) continue;
+      const content = this.echo(turn.reply, mode);
+      if (mode === 'tools' && turn.reply.toolCalls && turn.reply.toolCalls.length > 0) {
+        // Echo only the protocol fields: some compatible servers reject extras such as `refusal`.
+        out.push({ role: 'assistant', content: content || null, tool_calls: turn.reply.toolCalls });
+        calls = turn.reply.toolCalls;
+      } else {
+        out.push({ role: 'assistant', content: content || (mode === 'tools' ? null : '…') });
+      }
+    }
+    return out;
+  }
+
+  // ─────────────────────────────── acting ───────────────────────────────
+
+  async act(observation: Observation, info: StepInfo): Promise<PolicyDecision> {
+    const turn: Turn = { observation: this.render(observation, info) };
+    this.turns.push(turn);
+    const { completion, mode, usage } = await this.request();
     const message = completion.choices[0]?.message;
-    if (!message) return { kind: 'invalid', raw: '', reason: 'the reply had no message' };
-    const calls = message.tool_calls ?? [];
-    const content = typeof message.content === 'string' ? message.content : '';
-    // Echo only the protocol fields: some compatible servers reject extras such as `refusal`.
-    this.messages.push({
-      role: 'assistant',
-      content: content || null,
-      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    const split = message ? splitReasoning(message) : { content: '' };
+    const llm = (extra: Partial<StepLlm> = {}): StepLlm => ({
+      mode,
+      ...(usage ? { usage } : {}),
+      ...(split.reasoning ? { reasoning: capText(split.reasoning) } : {}),
+      ...(split.content ? { reply: capText(split.content) } : {}),
+      ...extra,
     });
+    if (!message) {
+      turn.reply = { content: '' };
+      return { kind: 'invalid', raw: '', reason: 'the reply had no message', llm: llm() };
+    }
+    turn.reply = {
+      content: split.content,
+      ...(split.reasoning ? { reasoning: split.reasoning } : {}),
+    };
+    const admissible = Array.isArray(info.admissibleCommands) ? info.admissibleCommands : undefined;
+    const parse = () =>
+      parseReply(split.content, {
+        tools: this.context.tools,
+        textTool: this.context.textTool,
+        admissible,
+      });
+    if (mode === 'react') return this.fromText(parse(), split.content, llm);
+
+    const calls = message.tool_calls ?? [];
     if (calls.length === 0) {
+      const read = parse();
+      if (
+        this.options.mode === 'auto' &&
+        ((read.kind === 'action' && read.strong) || read.kind === 'think')
+      ) {
+        const said = read.kind === 'action' ? read.line : `think: ${read.thought}`;
+        this.fallBack(
+          `the model answered in text ('${capText(said, 120)}') instead of calling a tool`,
+        );
+        return this.fromText(read, split.content, llm);
+      }
       return {
         kind: 'invalid',
-        raw: content,
+        raw: split.content,
         reason: 'no tool call: answer with exactly one tool call',
+        llm: llm(),
       };
     }
-    const [first, ...rest] = calls;
-    this.pending = calls.map((c) => ({ id: c.id, reply: undefined }));
-    for (const [k, c] of rest.entries()) {
-      const p = this.pending[k + 1];
-      if (p)
-        p.reply = `Ignored: only the first tool call of a turn is executed (this was ${c.type === 'function' ? c.function.name : c.type}).`;
+    turn.reply.toolCalls = calls;
+    return this.fromToolCall(calls, turn, llm);
+  }
+
+  private fromText(
+    read: ReactParse,
+    raw: string,
+    llm: (extra?: Partial<StepLlm>) => StepLlm,
+  ): PolicyDecision {
+    if (read.kind === 'think') {
+      return {
+        kind: 'meta',
+        action: thinkAction(read.thought, this.context.textTool),
+        observation: { text: 'OK.' },
+        invalid: false,
+        meta: { think: true },
+        cost: this.options.think === 'free' ? 0 : 1,
+        llm: llm({ think: true }),
+      };
     }
+    if (read.kind === 'action') {
+      const last = this.turns.at(-1);
+      if (last?.reply) last.reply.action = read.action;
+      return { kind: 'act', action: read.action, llm: llm() };
+    }
+    return { kind: 'invalid', raw, reason: read.reason, llm: llm() };
+  }
+
+  private fromToolCall(
+    calls: ChatCompletionMessageToolCall[],
+    turn: Turn,
+    llm: (extra?: Partial<StepLlm>) => StepLlm,
+  ): PolicyDecision {
+    const first = calls[0];
     if (first?.type !== 'function') {
       return {
         kind: 'invalid',
         raw: JSON.stringify(first ?? null),
         reason: 'not a function tool call',
+        llm: llm(),
       };
     }
     const { name, arguments: rawArgs } = first.function;
@@ -179,6 +396,7 @@ class OpenAISession implements AgentSession {
         kind: 'invalid',
         raw,
         reason: `unknown tool '${name}'; available: ${[...this.toolNames].join(', ')}`,
+        llm: llm(),
       };
     }
     let args: unknown;
@@ -189,38 +407,69 @@ class OpenAISession implements AgentSession {
         kind: 'invalid',
         raw,
         reason: `arguments are not valid JSON (${(error as Error).message})`,
+        llm: llm(),
       };
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return { kind: 'invalid', raw, reason: 'arguments must be a JSON object' };
+      return { kind: 'invalid', raw, reason: 'arguments must be a JSON object', llm: llm() };
     }
-    return {
-      kind: 'act',
-      action: { name, args: args as JsonObject },
-      ...(content ? { note: content } : {}),
-    };
+    const action = { name, args: args as JsonObject };
+    if (turn.reply) turn.reply.action = action;
+    const content = turn.reply?.content;
+    return { kind: 'act', action, ...(content ? { note: content } : {}), llm: llm() };
   }
 
-  private async complete(): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  /** One completion in the current mode; auto mode falls back to ReAct when tools are refused. */
+  private async request(): Promise<{
+    completion: OpenAI.Chat.Completions.ChatCompletion;
+    mode: SpokenMode;
+    usage: TokenUsage | undefined;
+  }> {
+    for (;;) {
+      const mode = this.mode;
+      try {
+        const completion = await this.complete(
+          this.messages(mode),
+          mode === 'tools' ? this.tools : undefined,
+        );
+        return { completion, mode, usage: usageOf(completion) };
+      } catch (error) {
+        if (!(error instanceof ToolsRefused)) throw error;
+        this.fallBack(`the endpoint refused tool calling (${error.message})`);
+      }
+    }
+  }
+
+  private async complete(
+    messages: ChatCompletionMessageParam[],
+    tools: ChatCompletionTool[] | undefined,
+  ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
     const { maxRetries, retryBaseMs, retryMaxMs } = this.options;
     let lastError: unknown;
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       try {
         return await this.client.chat.completions.create({
           model: this.model,
-          messages: this.messages,
-          tools: this.tools,
-          tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
+          messages,
+          ...(tools
+            ? {
+                tools,
+                tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
+              }
+            : {}),
           temperature: this.temperature,
           ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
         });
       } catch (error) {
         lastError = error;
+        if (tools && this.options.mode === 'auto' && refusesTools(error)) {
+          throw new ToolsRefused(describeLlmError(error));
+        }
         if (!retryable(error) || attempt === maxRetries) break;
         await sleep(backoff(error, attempt, retryBaseMs, retryMaxMs));
       }
     }
-    throw new PolicyInfraError(`openai:${this.model}: ${describeError(lastError)}`, {
+    throw new PolicyInfraError(`openai:${this.model}: ${describeLlmError(lastError)}`, {
       cause: lastError,
     });
   }
@@ -245,13 +494,6 @@ function backoff(error: unknown, attempt: number, base: number, max: number): nu
       return Math.min(s * 1000, max);
   }
   return Math.min(base * 2 ** attempt, max);
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof OpenAI.APIConnectionError)
-    return `cannot reach the endpoint (${error.message})`;
-  if (error instanceof OpenAI.APIError) return `HTTP ${error.status ?? '?'}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 // an IsolatedPool of worker threads (a hook past its deadline or a crash costs one worker and is
 // recorded as a harness error, never the process).
 import { fileURLToPath } from 'node:url';
-import type { BridgeResolver } from '../../bridges/core/types.ts';
+import type { BridgeResolver, Json } from '../../bridges/core/types.ts';
 import { firstBase } from '../../contracts/spec.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { createHarness, nodePaths } from '../harness/index.ts';
@@ -20,6 +20,7 @@ export async function validateRun(
   spec: HarnessSpec,
   policyId: string,
   taskIds: string[],
+  policyOptions?: Record<string, Json>,
 ): Promise<void> {
   const policy = getPolicy(policyId);
   if (policy.descriptor.kind === 'human') {
@@ -28,6 +29,9 @@ export async function validateRun(
       `policy '${policyId}' is played interactively (harness play), not in rollouts`,
     );
   }
+  // Options the policy would refuse at every episode's start fail the launch instead.
+  const problems = policy.checkOptions?.(policyOptions) ?? [];
+  if (problems.length > 0) throw new InvalidInputError(problems.join(' '));
   const harness = await createHarness(spec, { bridges });
   try {
     // A Stage set-up action the environment rejects is an error before any rollout (DESIGN), so
@@ -83,12 +87,14 @@ export type EngineFactory = (bridges: BridgeResolver) => RolloutEngine;
  * (worker-handlers.ts builds their registry); validation here uses the given one.
  */
 export const defaultEngine: EngineFactory = (bridges) => ({
-  validate: (spec, policyId, taskIds) => validateRun(bridges, spec, policyId, taskIds),
+  validate: (spec, policyId, taskIds, options) =>
+    validateRun(bridges, spec, policyId, taskIds, options),
   executor: (concurrency) => poolExecutor(concurrency),
 });
 
 /** Episodes on the calling thread: for scripted policies with the designer's own templates. */
 export const inProcessEngine: EngineFactory = (bridges) => ({
-  validate: (spec, policyId, taskIds) => validateRun(bridges, spec, policyId, taskIds),
+  validate: (spec, policyId, taskIds, options) =>
+    validateRun(bridges, spec, policyId, taskIds, options),
   executor: () => inProcessExecutor(bridges),
 });

@@ -18,8 +18,16 @@ export interface EpisodeExecutor {
 }
 
 export interface RolloutEngine {
-  /** Throws a domain error (InvalidSpecError, NotFoundError, HarnessCodeError…) for a run that cannot start. */
-  validate(spec: HarnessSpec, policyId: string, taskIds: string[]): Promise<void>;
+  /**
+   * Throws a domain error (InvalidSpecError, NotFoundError, HarnessCodeError…) for a run that cannot
+   * start, policy options the policy refuses included.
+   */
+  validate(
+    spec: HarnessSpec,
+    policyId: string,
+    taskIds: string[],
+    policyOptions?: Record<string, Json>,
+  ): Promise<void>;
   /** An executor running up to `concurrency` episodes at once (its worker threads bounded by it). */
   executor(concurrency: number): EpisodeExecutor;
 }

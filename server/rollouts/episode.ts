@@ -12,6 +12,13 @@ import type {
   TaskInfo,
   ToolSpec,
 } from '../../bridges/core/types.ts';
+import {
+  addUsage,
+  type DecisionKind,
+  type EpisodeLlm,
+  type TokenUsage,
+  ZERO_USAGE,
+} from '../../contracts/llm.ts';
 import { endsInInvalidLoop } from '../../contracts/outcomes.ts';
 import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
 import { kindOf } from '../errors.ts';
@@ -140,6 +147,8 @@ interface Play {
   envReward: number;
   invalidActions: number;
   stop: FailureCategory | 'terminated';
+  /** Tokens the policy reported, by kind of step. */
+  usage: Partial<Record<DecisionKind, TokenUsage>>;
 }
 
 /** What an episode has opened so far, closed whatever happens. */
@@ -176,6 +185,7 @@ async function startEpisode(
       seed: input.seed,
       maxSteps,
       ...(input.policyOptions ? { options: input.policyOptions } : {}),
+      ...(input.runId ? { runId: input.runId } : {}),
     }),
   );
   const session = opened.session;
@@ -189,24 +199,29 @@ async function takeStep(
   index: number,
   observation: Observation,
   info: StepInfo,
-): Promise<{ record: StepRecord; cost: number } | 'give_up'> {
+): Promise<{ record: StepRecord; cost: number; kind: DecisionKind } | 'give_up'> {
   const decision = await guard('policy', () => s.act(observation, info));
   if (decision.kind === 'give_up') return 'give_up';
+  // An LLM policy's tokens, reasoning and reply travel with the step, whatever its kind.
+  const llm = decision.llm ? { llm: decision.llm } : {};
   if (decision.kind === 'invalid') {
-    return { record: malformedStep(index, decision.raw, decision.reason, info), cost: 1 };
+    const record = malformedStep(index, decision.raw, decision.reason, info);
+    return { record: { ...record, ...llm }, cost: 1, kind: 'invalid' };
   }
   if (decision.kind === 'meta') {
-    // Budget spent: 1 per step, except meta-actions that declare a lower cost (bpe `metaCost`).
+    // Budget spent: 1 per step, except meta-actions that declare a lower cost (bpe `metaCost`,
+    // a free ReAct think).
     return {
-      record: metaStep(index, decision, info),
+      record: { ...metaStep(index, decision, info), ...llm },
       cost: Math.min(1, Math.max(0, decision.cost ?? 1)),
+      kind: decision.llm?.think ? 'think' : 'meta',
     };
   }
   const result = await guard('harness', () => h.step(decision.action));
-  const record: StepRecord = { ...result.record, index };
+  const record: StepRecord = { ...result.record, index, ...llm };
   // Agent-side bookkeeping (bpe workspace at decision time) travels with the step.
   if (decision.meta !== undefined) record.meta = decision.meta;
-  return { record, cost: 1 };
+  return { record, cost: 1, kind: 'env' };
 }
 
 /** The agent acts until the episode terminates, is cut off, or the policy stops. */
@@ -234,6 +249,9 @@ async function playLoop(
     }
     const { record } = step;
     play.trajectory.push(record);
+    if (record.llm?.usage) {
+      play.usage[step.kind] = addUsage(play.usage[step.kind] ?? ZERO_USAGE, record.llm.usage);
+    }
     budgetUsed += step.cost;
     play.envReward += record.reward;
     observation = record.observation;
@@ -277,6 +295,7 @@ export async function runEpisodeWith(
     envReward: 0,
     invalidActions: 0,
     stop: 'step_budget_exhausted',
+    usage: {},
   };
   const opened: Opened = {};
   let task: TaskInfo | undefined;
@@ -284,10 +303,19 @@ export async function runEpisodeWith(
   const finish = (
     partial: Omit<
       EpisodeResult,
-      'steps' | 'invalidActions' | 'envReward' | 'durationMs' | 'trajectory' | 'taskId' | 'seed'
+      | 'steps'
+      | 'invalidActions'
+      | 'envReward'
+      | 'durationMs'
+      | 'trajectory'
+      | 'taskId'
+      | 'seed'
+      | 'usage'
+      | 'llm'
     >,
   ): EpisodeResult => ({
     ...partial,
+    ...llmOf(play, opened.session),
     steps: play.trajectory.length,
     invalidActions: play.invalidActions,
     envReward: play.envReward,
@@ -329,6 +357,26 @@ export async function runEpisodeWith(
     await opened.session?.close?.().catch(() => undefined);
     await opened.harness?.close().catch(() => undefined);
   }
+}
+
+/** The episode's tokens (the sum of its steps') and its LLM policy's report, when it has them. */
+function llmOf(
+  play: Play,
+  session: AgentSession | undefined,
+): Pick<EpisodeResult, 'usage' | 'llm'> {
+  const kinds = Object.values(play.usage);
+  const usage =
+    kinds.length > 0 ? kinds.reduce((sum, u) => addUsage(sum, u), ZERO_USAGE) : undefined;
+  let report: ReturnType<NonNullable<AgentSession['report']>> | undefined;
+  try {
+    report = session?.report?.();
+  } catch {
+    report = undefined;
+  }
+  const llm: EpisodeLlm | undefined = report?.llm
+    ? { ...report.llm, byKind: play.usage }
+    : undefined;
+  return { ...(usage ? { usage } : {}), ...(llm ? { llm } : {}) };
 }
 
 /** The episode runner over the real harness engine and policy registry. */

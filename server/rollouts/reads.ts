@@ -2,6 +2,7 @@
 // and whole runs for export. Every function takes the database it reads.
 import type { Action, Evaluation } from '../../bridges/core/types.ts';
 import { JsonSchemaZ } from '../../contracts/json.ts';
+import { type EpisodeLlm, EpisodeLlmSchema, StepLlmSchema } from '../../contracts/llm.ts';
 import {
   type CostAwareReward,
   CostAwareRewardSchema,
@@ -54,9 +55,10 @@ type EpisodeRow = Prisma.EpisodeGetPayload<{ select: typeof EPISODE_SELECT }>;
 
 export type EpisodeInfo = Omit<
   EpisodeRow,
-  'startedAt' | 'finishedAt' | 'costReward' | 'evaluation' | 'legVerdicts'
+  'startedAt' | 'finishedAt' | 'costReward' | 'evaluation' | 'legVerdicts' | 'llm'
 > & {
   costReward: CostAwareReward | null;
+  llm: EpisodeLlm | null;
   evaluation: Evaluation | null;
   legVerdicts: LegVerdict[] | null;
   startedAt: string | null;
@@ -68,6 +70,7 @@ const EPISODE_SELECT = {
   costReward: true,
   evaluation: true,
   legVerdicts: true,
+  llm: true,
 } as const satisfies Prisma.EpisodeSelect;
 
 function toEpisodeInfo(row: EpisodeRow): EpisodeInfo {
@@ -77,6 +80,7 @@ function toEpisodeInfo(row: EpisodeRow): EpisodeInfo {
     costReward: parseOptionalColumn(CostAwareRewardSchema, row.costReward, `${where} costReward`),
     evaluation: parseOptionalColumn(EvaluationSchema, row.evaluation, `${where} evaluation`),
     legVerdicts: parseOptionalColumn(LegVerdictsSchema, row.legVerdicts, `${where} legVerdicts`),
+    llm: parseOptionalColumn(EpisodeLlmSchema, row.llm, `${where} llm`),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };
@@ -187,6 +191,8 @@ export function toStepRecord(row: StepRow): StepRecord {
   if (row.leg !== null) record.leg = row.leg;
   if (row.state !== null && row.state !== undefined) record.state = json(row.state, 'state');
   if (row.meta !== null && row.meta !== undefined) record.meta = json(row.meta, 'meta');
+  if (row.llm !== null && row.llm !== undefined)
+    record.llm = parseColumn(StepLlmSchema, row.llm, `${where} llm`);
   return record;
 }
 

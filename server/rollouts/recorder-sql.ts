@@ -62,13 +62,16 @@ const wonCte = (b: Batch) => Prisma.sql`
   v AS (
     SELECT * FROM json_to_recordset(${json(b.rows)}::json) AS v(id text, attempt int, outcome text,
       "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
-      "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int)),
+      "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int,
+      "promptTokens" int, "outputTokens" int, "cachedTokens" int, llm jsonb)),
   won AS (
     UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
       "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
       "errorMessage" = v."errorMessage", steps = v.steps, reward = v.reward,
       "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
-      "durationMs" = v."durationMs", "finishedAt" = now()
+      "durationMs" = v."durationMs", "promptTokens" = v."promptTokens",
+      "outputTokens" = v."outputTokens", "cachedTokens" = v."cachedTokens", llm = v.llm,
+      "finishedAt" = now()
     FROM v
     WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
     RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, v.outcome, v."failureCategory",
@@ -79,15 +82,16 @@ const stepsCte = (b: Batch) => Prisma.sql`
   ins AS (
     INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
       "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
-      "invalid", "blocked", "changes", "info", "leg", "state", "meta")
+      "invalid", "blocked", "changes", "info", "leg", "state", "meta", "llm")
     SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction", s."rawObservation",
       s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
-      s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta"
+      s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta",
+      s."llm"
     FROM json_to_recordset(${json(b.steps)}::json) AS s("episodeId" text, "index" int, "attempt" int,
       "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
       "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
       "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
-      "leg" int, "state" jsonb, "meta" jsonb)
+      "leg" int, "state" jsonb, "meta" jsonb, "llm" jsonb)
     WHERE s."episodeId" IN (SELECT id FROM won)
     RETURNING 1)`;
 

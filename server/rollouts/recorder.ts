@@ -91,6 +91,7 @@ export function stepRow(episodeId: string, attempt: number, s: StepRecord) {
     leg: s.leg ?? null,
     state: s.state ?? null,
     meta: s.meta ?? null,
+    llm: (s.llm as unknown as Json) ?? null,
   };
 }
 
@@ -111,6 +112,10 @@ function episodeRow(r: RecordRequest) {
     evaluation: res.evaluation ?? null,
     legVerdicts: res.legs ?? null,
     durationMs: Math.round(res.durationMs),
+    promptTokens: res.usage?.prompt ?? null,
+    outputTokens: res.usage?.completion ?? null,
+    cachedTokens: res.usage?.cached ?? null,
+    llm: (res.llm as unknown as Json) ?? null,
   };
 }
 

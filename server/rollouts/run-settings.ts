@@ -96,6 +96,7 @@ export function episodeInput(
     taskId: claimed.taskId,
     seed: claimed.seed,
     policyId: run.policy,
+    runId: run.id,
     maxSteps: run.maxSteps,
     rewardParams,
     ...(invalidLoopLimit !== null ? { invalidLoopLimit } : {}),

@@ -138,7 +138,7 @@ export class Rollouts {
       );
     }
     const queue = this.queueFor(input.queue);
-    await this.deps.engine.validate(spec, input.policy, taskIds);
+    await this.deps.engine.validate(spec, input.policy, taskIds, input.policyOptions);
     // E.g. a run with a skill bank (EvoHarness): an unknown bank fails the launch, not every episode.
     await this.policyOptions.check(input.policyOptions);
 

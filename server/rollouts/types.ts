@@ -1,5 +1,6 @@
 // Shared shapes of the rollout engine: what an episode ends as, how it is scored, what a run is.
 import type { Evaluation, Json } from '../../bridges/core/types.ts';
+import type { EpisodeLlm, TokenUsage } from '../../contracts/llm.ts';
 import type {
   CostAwareReward,
   EpisodeErrorKind,
@@ -43,6 +44,8 @@ export interface EpisodeInput {
   /** Consecutive invalid actions that end the episode as `invalid_action_loop`. */
   invalidLoopLimit?: number;
   policyOptions?: Record<string, Json>;
+  /** The run the episode belongs to (an LLM policy's auto mode remembers its fallback per run). */
+  runId?: string;
 }
 
 export interface EpisodeResult {
@@ -63,6 +66,10 @@ export interface EpisodeResult {
   taskId: string;
   taskType?: string;
   seed: number;
+  /** Tokens the policy's steps used (LLM policies that report usage). */
+  usage?: TokenUsage;
+  /** An LLM policy's mode and why, with tokens by kind of step. */
+  llm?: EpisodeLlm;
 }
 
 export { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';

@@ -76,6 +76,30 @@ describe('LLM extractor (OpenAI-compatible, forced tool calls)', () => {
     expect(user).toMatch(/Agent notes: drawers were never opened/);
   });
 
+  it("asks for JSON in text when the endpoint refuses tools (the policies' fallback)", async () => {
+    const fake = await startFakeOpenAI([
+      {
+        status: 400,
+        body: {
+          object: 'error',
+          message: 'tool_choice is not supported by this server',
+          code: 400,
+        },
+      },
+      {
+        content:
+          '```json\n{"skills": [{"category": "general", "title": "Look first", "content": "Look around before acting."}]}\n```',
+      },
+    ]);
+    close = fake.close;
+    const drafts = await extractWithLlm([digest], { baseUrl: fake.url, model: 'm', apiKey: 'k' });
+    expect(drafts.map((d) => d.title)).toEqual(['Look first']);
+    const [refused, retried] = fake.chatRequests();
+    expect(refused?.tools).toHaveLength(1);
+    expect(retried?.tools).toBeUndefined();
+    expect(String(retried?.messages?.[0]?.content)).toContain('arguments of propose_skills');
+  });
+
   it('rejects a reply that breaks the schema with a clear message', async () => {
     const fake = await startFakeOpenAI([
       {

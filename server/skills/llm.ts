@@ -3,11 +3,19 @@
 // search priors in the `Search order for <object>: a > b` form the tag mapper reads); as consolidator
 // it proposes edits, which the bank validates (ids must exist, caps, protected skills).
 
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { firstIssue } from '../../contracts/issues.ts';
 import { config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
+import {
+  describeLlmError,
+  jsonAnswerInstruction,
+  jsonArgsInText,
+  llmClient,
+  refusesTools,
+  splitReasoning,
+} from '../policies/llm-endpoint.ts';
 import { PolicyInfraError } from '../policies/types.ts';
 import { DraftFields } from './bank.ts';
 import type { EpisodeDigest, SkillDraft } from './types.ts';
@@ -48,7 +56,7 @@ function client(s: LlmSettings): { client: OpenAI; model: string } {
     );
   }
   return {
-    client: new OpenAI({ baseURL, apiKey: s.apiKey ?? c.OPENAI_API_KEY ?? 'none', maxRetries: 2 }),
+    client: llmClient({ baseURL, apiKey: s.apiKey ?? c.OPENAI_API_KEY, maxRetries: 2 }),
     model,
   };
 }
@@ -59,26 +67,38 @@ async function forcedCall(
   tool: { name: string; description: string; parameters: Record<string, unknown> },
 ): Promise<unknown> {
   const { client: api, model } = client(s);
-  let reply: OpenAI.Chat.Completions.ChatCompletion;
-  try {
-    reply = await api.chat.completions.create({
+  const request = (text: boolean) =>
+    api.chat.completions.create({
       model,
       temperature: 0,
       messages: [
-        { role: 'system', content: SYSTEM },
+        { role: 'system', content: text ? `${SYSTEM}\n\n${jsonAnswerInstruction(tool)}` : SYSTEM },
         { role: 'user', content: user },
       ],
-      tools: [{ type: 'function', function: tool }],
-      tool_choice: { type: 'function', function: { name: tool.name } },
+      // An endpoint without tool calling gets the tool's schema in the prompt instead.
+      ...(text
+        ? {}
+        : {
+            tools: [{ type: 'function' as const, function: tool }],
+            tool_choice: { type: 'function' as const, function: { name: tool.name } },
+          }),
+    });
+  let reply: OpenAI.Chat.Completions.ChatCompletion;
+  try {
+    reply = await request(false).catch((e: unknown) => {
+      if (refusesTools(e)) return request(true);
+      throw e;
     });
   } catch (e) {
-    throw new PolicyInfraError(
-      `skill extractor endpoint failed: ${e instanceof Error ? e.message : String(e)}`,
-      { cause: e },
-    );
+    throw new PolicyInfraError(`skill extractor endpoint failed: ${describeLlmError(e)}`, {
+      cause: e,
+    });
   }
-  const call = reply.choices[0]?.message.tool_calls?.[0];
+  const message = reply.choices[0]?.message;
+  const call = message?.tool_calls?.[0];
   if (call?.type !== 'function' || call.function.name !== tool.name) {
+    const inText = jsonArgsInText(splitReasoning(message ?? { content: null }).content, tool.name);
+    if (inText) return inText;
     throw new InvalidInputError(`the skill extractor model did not call ${tool.name}`);
   }
   try {

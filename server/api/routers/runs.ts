@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LaunchRunFieldsSchema, lastSeedInRange } from '../../../contracts/launch.ts';
 import { RunListInputSchema } from '../../../contracts/run-list.ts';
 import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
+import { configuredPrice, runLlmReport } from '../../rollouts/llm-report.ts';
 import {
   episodeActions,
   episodeView,
@@ -32,6 +33,14 @@ export const runsRouter = router({
   byId: sharedReadProcedure('run', 'id')
     .input(z.object({ id: z.string().min(1) }))
     .query(({ input, ctx }) => ctx.services.rollouts.getRunSummary(input.id)),
+
+  /** Tokens, cost estimate and the mode an LLM policy spoke (and why) over the run's episodes. */
+  llm: sharedReadProcedure('run', 'id')
+    // `done`: the finished episodes the caller has seen; only a cache key (a new count, a new read).
+    .input(z.object({ id: z.string().min(1), done: z.number().int().min(0).optional() }))
+    .query(({ input, ctx }) =>
+      runLlmReport(ctx.db, input.id, configuredPrice(ctx.services.config)),
+    ),
 
   launch: researcherProcedure
     .use(owns('harnessVersion', 'harnessVersionId'))

@@ -4,6 +4,7 @@
 // recorded once (the recorder's compare-and-set), then the run's report is printed as by `rollout`.
 import { InvalidInputError } from '../../errors.ts';
 import { QueueUnavailableError } from '../../rollouts/bullmq.ts';
+import { configuredPrice } from '../../rollouts/llm-report.ts';
 import { type Command, flag, stringOption, UsageError } from '../command.ts';
 import { followAndReport } from './rollout.ts';
 
@@ -36,6 +37,7 @@ export const command: Command = {
     await followAndReport(rollouts, runId, io, {
       json: flag(values, 'json'),
       resumeIntervalMs: config.RESUME_INTERVAL_MS,
+      price: configuredPrice(config) ?? null,
     });
     return 0;
   },

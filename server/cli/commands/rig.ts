@@ -8,6 +8,7 @@ import {
   intOption,
   json,
   type OptionValues,
+  policyOptionsFlag,
   stringOption,
   UsageError,
 } from '../command.ts';
@@ -92,7 +93,7 @@ export const command: Command = {
   summary:
     'EnvRigger: observe a policy, diagnose it, write and validate harness candidates until one lands in the band.',
   usage:
-    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--no-lint] [--json]\n' +
+    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--policy-option key=value]... [--no-lint] [--json]\n' +
     '  --no-lint: no solvability lint before Validate (a candidate it would refute spends its K rollouts).',
   options: {
     task: { type: 'string' },
@@ -108,6 +109,7 @@ export const command: Command = {
     scene: { type: 'string' },
     seed: { type: 'string' },
     'no-lint': { type: 'boolean' },
+    'policy-option': { type: 'string', multiple: true },
     json: { type: 'boolean' },
   },
   async run({ values, io, services }) {
@@ -120,6 +122,7 @@ export const command: Command = {
     const stepsBand = bandOption(values, 'steps-band');
     const defect = stringOption(values, 'defect');
     const designer = designerOption(values);
+    const policyOptions = policyOptionsFlag(values);
     // A one-shot CLI rig of a scripted policy with the heuristic designer plays its episodes on this
     // thread: the hook code is the designer's own templates (no LLM-written code to isolate) and a
     // scripted policy is cheap, so the worker pool's start-up was most of a short rig's wall time.
@@ -142,6 +145,7 @@ export const command: Command = {
           ...(stepsBand ? { stepsBand } : {}),
           ...(defect ? { defect } : {}),
           lint: !flag(values, 'no-lint'),
+          ...(policyOptions ? { policyOptions } : {}),
         },
         { onProgress: (text) => io.err(`${text}\n`) },
       );

@@ -1,3 +1,5 @@
+import { modeSentence, type TokenPrice } from '../../../contracts/llm.ts';
+import { configuredPrice, runLlmReport } from '../../rollouts/llm-report.ts';
 import type { RunMetrics } from '../../rollouts/metrics.ts';
 import type { EpisodeInfo, LaunchRunInput, Rollouts, RunSummary } from '../../rollouts/service.ts';
 import {
@@ -7,6 +9,7 @@ import {
   intOption,
   json,
   type OptionValues,
+  policyOptionsFlag,
   stringOption,
   UsageError,
 } from '../command.ts';
@@ -29,7 +32,7 @@ export const command: Command = {
   summary:
     'Run a policy on a spec for K seeds, record every episode, print success rate and metrics.',
   usage:
-    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--skill-bank ID] [--json]',
+    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--skill-bank ID] [--policy-option key=value]... [--json]\n  --policy-option: e.g. mode=react (openai: tools|react|auto), think=free, keepReasoning=true, pricePromptPerM=0.4, priceCompletionPerM=1.6',
   options: {
     spec: { type: 'string' },
     policy: { type: 'string' },
@@ -40,6 +43,7 @@ export const command: Command = {
     queue: { type: 'string' },
     'max-steps': { type: 'string' },
     'skill-bank': { type: 'string' },
+    'policy-option': { type: 'string', multiple: true },
     json: { type: 'boolean' },
   },
   async run({ values, io, services, config }) {
@@ -49,6 +53,7 @@ export const command: Command = {
     await followAndReport(rollouts, runId, io, {
       json: flag(values, 'json'),
       resumeIntervalMs: config.RESUME_INTERVAL_MS,
+      price: configuredPrice(config) ?? null,
     });
     return 0;
   },
@@ -62,7 +67,7 @@ export async function followAndReport(
   rollouts: Rollouts,
   runId: string,
   io: CliIO,
-  o: { json: boolean; resumeIntervalMs: number },
+  o: { json: boolean; resumeIntervalMs: number; price?: TokenPrice | null },
 ): Promise<void> {
   const resumer = rollouts.startResumer({ intervalMs: o.resumeIntervalMs, runId });
   let summary: RunSummary;
@@ -71,9 +76,22 @@ export async function followAndReport(
   } finally {
     resumer.stop();
   }
-  const out = report(summary, await rollouts.allEpisodes(runId));
+  const llm = o.price === undefined ? undefined : await llmSummary(rollouts, runId, o.price);
+  const out = { ...report(summary, await rollouts.allEpisodes(runId)), ...(llm ? { llm } : {}) };
   if (o.json) io.out(json(out));
   else printReport(io, out, summary.metrics);
+}
+
+/** A run's LLM use for the report: tokens, cost estimate and mode, when its policy reported any. */
+async function llmSummary(rollouts: Rollouts, runId: string, price: TokenPrice | null) {
+  const r = await runLlmReport(rollouts.db, runId, price ?? undefined);
+  if (r.usage.episodes === 0 && r.modes.length === 0) return undefined;
+  return {
+    tokens: { prompt: r.usage.prompt, completion: r.usage.completion, cached: r.usage.cached },
+    cost: r.cost,
+    price: r.price,
+    mode: modeSentence(r.modes),
+  };
 }
 
 function launchInput(values: OptionValues): LaunchRunInput {
@@ -93,6 +111,10 @@ function launchInput(values: OptionValues): LaunchRunInput {
     .filter(Boolean);
   // EvoHarness: the run's policy gets this skill bank (bpe: its experience store).
   const skillBank = stringOption(values, 'skill-bank');
+  const policyOptions = {
+    ...policyOptionsFlag(values),
+    ...(skillBank ? { skillBankId: skillBank } : {}),
+  };
   return {
     spec,
     policy,
@@ -102,7 +124,7 @@ function launchInput(values: OptionValues): LaunchRunInput {
     ...(concurrencyText !== undefined ? { concurrency: intOption(values, 'concurrency', 1) } : {}),
     ...(queue ? { queue } : {}),
     ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
-    ...(skillBank ? { policyOptions: { skillBankId: skillBank } } : {}),
+    ...(Object.keys(policyOptions).length > 0 ? { policyOptions } : {}),
   };
 }
 
@@ -154,13 +176,26 @@ function report(summary: RunSummary, episodes: EpisodeInfo[]) {
       outcome: e.outcome,
       steps: e.steps,
       reward: e.reward,
+      ...(e.promptTokens !== null || e.outputTokens !== null
+        ? {
+            tokens: {
+              prompt: e.promptTokens ?? 0,
+              completion: e.outputTokens ?? 0,
+              cached: e.cachedTokens ?? 0,
+            },
+          }
+        : {}),
       ...(e.failureCategory ? { failureCategory: e.failureCategory } : {}),
       ...(e.errorMessage ? { error: e.errorMessage } : {}),
     })),
   };
 }
 
-function printReport(io: CliIO, out: ReturnType<typeof report>, m: RunMetrics): void {
+function printReport(
+  io: CliIO,
+  out: ReturnType<typeof report> & { llm?: Awaited<ReturnType<typeof llmSummary>> },
+  m: RunMetrics,
+): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   io.out(
     `success rate ${m.successRate === null ? 'n/a' : pct(m.successRate)}  95% CI [${pct(m.interval[0])}, ${pct(m.interval[1])}]  (${m.successes}/${m.successes + m.failures})\n`,
@@ -171,6 +206,12 @@ function printReport(io: CliIO, out: ReturnType<typeof report>, m: RunMetrics): 
   const failures = Object.entries(m.failureDistribution).filter(([, n]) => n > 0);
   if (failures.length > 0)
     io.out(`failures: ${failures.map(([c, n]) => `${c} ${n}`).join(', ')}\n`);
+  if (out.llm) {
+    const t = out.llm.tokens;
+    const cost = out.llm.cost === null ? 'no price set' : `cost ≈ $${out.llm.cost.toPrecision(3)}`;
+    io.out(`tokens ${t.prompt} prompt (${t.cached} cached), ${t.completion} completion; ${cost}\n`);
+    if (out.llm.mode) io.out(`${out.llm.mode}\n`);
+  }
   for (const e of out.episodes) {
     const detail = e.failureCategory ?? e.error ?? '';
     io.out(

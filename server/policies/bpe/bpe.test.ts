@@ -316,6 +316,12 @@ describe('bpe around an OpenAI-compatible policy', () => {
       expect(r.error).toBeUndefined();
       expect(r.trajectory.map((s) => s.action.name)).toEqual(['recall', 'commit', 'act']);
       expect(r.trajectory[2]?.executedAction).not.toBeNull();
+      // Meta-actions cost tokens too: each step carries its request's usage, and the episode
+      // counts the meta-actions' tokens apart (the fake reports 10 prompt + 5 completion each).
+      expect(r.trajectory.map((s) => s.llm?.usage?.prompt)).toEqual([10, 10, 10]);
+      expect(r.usage).toEqual({ prompt: 30, completion: 15, cached: 0, requests: 3 });
+      expect(r.llm?.byKind.meta).toEqual({ prompt: 20, completion: 10, cached: 0, requests: 2 });
+      expect(r.llm?.byKind.env?.requests).toBe(1);
       const reqs = fake.chatRequests();
       expect(reqs[0]?.tools?.map((t) => t.function.name).sort()).toEqual([
         'act',

@@ -68,6 +68,15 @@ export function bpePolicy(id: string, parsed: ParsedBpeId, innerPolicy: Policy):
   };
   return {
     descriptor,
+    // Every option but bpe's own goes to the inner policy, so the inner policy checks them.
+    ...(innerPolicy.checkOptions
+      ? {
+          checkOptions: (options) => {
+            const { bpe: _b, experience: _e, ...rest } = options ?? {};
+            return innerPolicy.checkOptions?.(rest) ?? [];
+          },
+        }
+      : {}),
     async start(context: PolicyContext) {
       const config = applyBpeOptions(parsed.config, context.options?.bpe);
       return new BpeSession(innerPolicy, context, config, skillsFromOptions(context.options));

@@ -149,6 +149,11 @@ export class BpeSession implements AgentSession {
     await this.inner?.close?.();
   }
 
+  /** The inner policy's report (an LLM's mode and why). */
+  report() {
+    return this.inner?.report?.() ?? {};
+  }
+
   // ---- meta-actions ----------------------------------------------------------------------------
 
   private metaDecision(
@@ -250,8 +255,17 @@ export class BpeSession implements AgentSession {
       text: `${header}${observation.text}\n\n[workspace]\n${this.ws.render()}`,
     };
     const decision = await this.inner.act(shown, info);
+    const out = this.answer(decision);
+    // A meta-action the model chose costs tokens like any action: the step shows them.
+    return decision.llm && !out.llm ? { ...out, llm: decision.llm } : out;
+  }
+
+  /** What the wrapper makes of the inner policy's decision (meta-actions answered here). */
+  private answer(decision: PolicyDecision): PolicyDecision {
     if (decision.kind !== 'act') {
       if (decision.kind === 'invalid') this.lastWasMeta = false;
+      // E.g. a ReAct `think:`: answered by the inner policy, the environment did not move.
+      if (decision.kind === 'meta') this.lastWasMeta = true;
       return decision;
     }
     const own = new Set(this.context.tools.map((t) => t.name));

@@ -23,9 +23,15 @@ export interface FakeToolCall {
   id?: string;
 }
 
+/** What a reply may add to its message: `reasoning_content`, and `usage` (false: none). */
+export interface FakeExtras {
+  reasoning?: string;
+  usage?: { prompt: number; completion: number; cached?: number } | false;
+}
+
 export type FakeReply = (
-  | { toolCalls: FakeToolCall[]; content?: string | null }
-  | { content: string }
+  | ({ toolCalls: FakeToolCall[]; content?: string | null } & FakeExtras)
+  | ({ content: string } & FakeExtras)
   /** An HTTP error (e.g. 429 with retry-after, 500) with an optional OpenAI-style error body. */
   | { status: number; body?: Json; headers?: Record<string, string> }
   /** Close the connection without answering: the client sees a network error. */
@@ -142,24 +148,7 @@ export async function startFakeOpenAI(
     );
   });
 
-  const port = await new Promise<number>((resolve, reject) => {
-    const onMessage = (msg: unknown) => {
-      if (
-        msg &&
-        typeof msg === 'object' &&
-        'type' in msg &&
-        msg.type === 'listening' &&
-        'port' in msg
-      ) {
-        child.off('exit', onExit);
-        resolve(Number(msg.port));
-      }
-    };
-    const onExit = (code: number | null) =>
-      reject(new Error(`fake OpenAI server exited early (code ${code})`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  const port = await listening(child);
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
@@ -170,6 +159,103 @@ export async function startFakeOpenAI(
         .map((r) => r.body as ChatRequestBody),
     close: () => stop(child),
   };
+}
+
+/** A fake model's modes (fake-openai-model.mjs). */
+export type FakeMode =
+  | 'tools'
+  | 'no-tools'
+  | 'react'
+  | 'think'
+  | 'reasoning'
+  | 'think-tags'
+  | 'usage'
+  | 'error-body';
+
+export interface FakeModel extends FakeOpenAI {
+  /** What the server sent back, request by request (chat and others), in arrival order. */
+  replies: { status: number; body: unknown }[];
+  /** The sums of the `usage` it sent. */
+  usageTotals(): { prompt: number; completion: number; cached: number; requests: number };
+}
+
+/**
+ * The server answering by itself as a fake model in the given modes (no script): e.g. `no-tools`
+ * (vLLM's 400 for any request with tools, ReAct text otherwise) with `usage`.
+ */
+export async function startFakeModel(modes: FakeMode[]): Promise<FakeModel> {
+  const child = fork(SERVER, ['--mode', modes.join(',')], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const requests: FakeRequest[] = [];
+  const replies: FakeModel['replies'] = [];
+  child.on('message', (msg: unknown) => {
+    if (typeof msg !== 'object' || msg === null || !('type' in msg) || msg.type !== 'exchange')
+      return;
+    const m = msg as unknown as {
+      request: { method?: string; path?: string; headers?: FakeRequest['headers']; body: unknown };
+      reply: { status?: number; body?: unknown };
+    };
+    requests.push({
+      method: m.request.method ?? 'GET',
+      path: m.request.path ?? '/',
+      headers: m.request.headers ?? {},
+      body: m.request.body,
+    });
+    replies.push({ status: m.reply.status ?? 200, body: m.reply.body });
+    child.send({ type: 'ack', id: (msg as { id?: unknown }).id });
+  });
+  const port = await listening(child);
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    replies,
+    chatRequests: () =>
+      requests
+        .filter((r) => r.path.endsWith('/chat/completions'))
+        .map((r) => r.body as ChatRequestBody),
+    usageTotals: () => {
+      const t = { prompt: 0, completion: 0, cached: 0, requests: 0 };
+      for (const r of replies) {
+        const u = (r.body as { usage?: WireUsage } | null)?.usage;
+        if (!u) continue;
+        t.prompt += u.prompt_tokens;
+        t.completion += u.completion_tokens;
+        t.cached += u.prompt_tokens_details?.cached_tokens ?? 0;
+        t.requests += 1;
+      }
+      return t;
+    },
+    close: () => stop(child),
+  };
+}
+
+interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+}
+
+function listening(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const onMessage = (msg: unknown) => {
+      if (
+        msg &&
+        typeof msg === 'object' &&
+        'type' in msg &&
+        msg.type === 'listening' &&
+        'port' in msg
+      ) {
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(Number(msg.port));
+      }
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`fake OpenAI server exited early (code ${code})`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 }
 
 /** A base URL where nothing listens (a port that was free a moment ago): connection refused. */
@@ -223,6 +309,8 @@ function render(reply: FakeReply, request: FakeRequest, index: number): WireRepl
   const content = 'toolCalls' in reply ? (reply.content ?? null) : reply.content;
   const message: JsonObject = { role: 'assistant', content, refusal: null };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (reply.reasoning !== undefined) message.reasoning_content = reply.reasoning;
+  const u = reply.usage ?? { prompt: 10, completion: 5 };
   return {
     body: {
       id: `chatcmpl-fake-${index}`,
@@ -237,7 +325,18 @@ function render(reply: FakeReply, request: FakeRequest, index: number): WireRepl
           logprobs: null,
         },
       ],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      ...(u === false
+        ? {}
+        : {
+            usage: {
+              prompt_tokens: u.prompt,
+              completion_tokens: u.completion,
+              total_tokens: u.prompt + u.completion,
+              ...(u.cached !== undefined
+                ? { prompt_tokens_details: { cached_tokens: u.cached } }
+                : {}),
+            },
+          }),
     },
     ...delay,
   };

@@ -236,3 +236,88 @@ describe('LLM designer', { timeout: 90_000 }, () => {
     );
   });
 });
+
+// The same fallbacks as the openai policy's auto mode: JSON in text once tools are refused, or once
+// the model answers with JSON text; and the server's own words when the endpoint fails.
+const VLLM_400 = {
+  status: 400,
+  body: {
+    object: 'error',
+    message: 'this server was started without --enable-auto-tool-choice: tools are not supported',
+    type: 'BadRequestError',
+    param: null,
+    code: 400,
+  },
+};
+const PROPOSAL = {
+  diagnosis: { axis: 'none', label: 'json-in-text', description: 'y.', evidence: [] },
+  in_env_actions: ['look'],
+  rules_code: '',
+  rationale: 'r',
+};
+
+const system = (body: ChatRequestBody) => String(body.messages?.[0]?.content ?? '');
+
+describe('LLM designer fallbacks', { timeout: 90_000 }, () => {
+  it('answers in JSON text for the rest of the rig once the endpoint refuses tools', async () => {
+    fake = await startFakeOpenAI((request) => {
+      const body = request.body as ChatRequestBody;
+      if (body.tools) return VLLM_400;
+      return system(body).includes('arguments of decide_on_traces')
+        ? { content: '{"decision": "reject", "feedback": "no change"}' }
+        : { content: `<think>plan</think>\n\`\`\`json\n${JSON.stringify(PROPOSAL)}\n\`\`\`` };
+    });
+    const designer = new LlmDesigner({ baseUrl: fake.url, model: 'm', maxRetries: 0 });
+    const r = await runRig(
+      env().services.rigDeps(),
+      { task: TASK, policy: POLICY, designer: 'llm', maxIterations: 1 },
+      { designer },
+    );
+    expect(r.diagnosis.label).toBe('json-in-text');
+    expect(r.iterations[0]?.decision).toBe('reject');
+    const chats = fake.chatRequests();
+    // One refused request; every later one carries the schema in the prompt and no tools.
+    expect(chats.filter((c) => c.tools)).toHaveLength(1);
+    expect(system(chats[1] ?? {})).toContain('Answer with ONE JSON object only');
+    expect(system(chats[1] ?? {})).toContain('"in_env_actions"');
+    expect(designer.fallback).toBe(
+      'the endpoint refused tool calling (HTTP 400: this server was started without --enable-auto-tool-choice: tools are not supported)',
+    );
+  });
+
+  it('takes JSON arguments written in text as the call, and asks for JSON from then on', async () => {
+    fake = await startFakeOpenAI([
+      { content: JSON.stringify({ name: 'propose_candidate', arguments: PROPOSAL }) },
+      { content: '{"decision": "reject", "feedback": "no"}' },
+    ]);
+    const designer = new LlmDesigner({ baseUrl: fake.url, model: 'm', maxRetries: 0 });
+    const r = await runRig(
+      env().services.rigDeps(),
+      { task: TASK, policy: POLICY, designer: 'llm', maxIterations: 1 },
+      { designer },
+    );
+    expect(r.diagnosis.label).toBe('json-in-text');
+    expect(designer.fallback).toBe('the model answered with JSON in text instead of a tool call');
+    expect(fake.chatRequests()[1]?.tools).toBeUndefined();
+  });
+
+  it("fails with the endpoint's own words, not the SDK's (no body)", async () => {
+    fake = await startFakeOpenAI(
+      [
+        {
+          status: 400,
+          body: { object: 'error', message: 'maximum context length is 2048 tokens', code: 400 },
+        },
+      ],
+      { whenExhausted: 'repeat-last' },
+    );
+    const designer = new LlmDesigner({ baseUrl: fake.url, model: 'm', maxRetries: 0 });
+    await expect(
+      runRig(
+        env().services.rigDeps(),
+        { task: TASK, policy: POLICY, designer: 'llm', maxIterations: 1 },
+        { designer },
+      ),
+    ).rejects.toThrow('llm designer: HTTP 400: maximum context length is 2048 tokens');
+  });
+});

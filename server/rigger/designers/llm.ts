@@ -1,15 +1,26 @@
-// The LLM designer: any OpenAI-compatible endpoint, answering only through forced tool calls
+// The LLM designer: any OpenAI-compatible endpoint, answering through forced tool calls
 // (propose_candidate, decide_on_traces). The system prompt carries the paper's designer rules and the
 // environment's tools and state schema; the user turns carry the baseline trajectories and feedback.
+// With the openai policy's fallbacks: an endpoint that refuses tools, or a model that answers with
+// JSON in text, gets the tool's JSON Schema in the prompt and answers in JSON text for the rest of
+// the rig; an endpoint's error reaches the rig in the server's own words.
 
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Action, Json } from '../../../bridges/core/types.ts';
 import { firstIssue } from '../../../contracts/issues.ts';
 import { CLAIM_SOURCES } from '../../../contracts/rigs.ts';
 import { config } from '../../config.ts';
-import { DomainError, InvalidInputError } from '../../errors.ts';
+import { DomainError, InfraError, InvalidInputError } from '../../errors.ts';
 import { ActionSchema } from '../../harness/spec.ts';
+import {
+  describeLlmError,
+  jsonAnswerInstruction,
+  jsonArgsInText,
+  llmClient,
+  refusesTools,
+  splitReasoning,
+} from '../../policies/llm-endpoint.ts';
 import { actionText } from '../diagnosis-check.ts';
 import {
   type Attempt,
@@ -26,6 +37,11 @@ import { composeSpec } from './heuristic/common.ts';
 /** The designer's reply could not be used (no tool call, bad arguments) after the retries. */
 export class DesignerReplyError extends DomainError {
   override name = 'DesignerReplyError';
+}
+
+/** The endpoint failed (unreachable, an HTTP error): its own words, as an infrastructure error. */
+export class DesignerEndpointError extends InfraError {
+  override name = 'DesignerEndpointError';
 }
 
 const EvidenceSchema = z.object({
@@ -154,12 +170,14 @@ export class LlmDesigner implements Designer {
   readonly name = 'llm';
   private readonly client: OpenAI;
   private pending: CandidateDraft | undefined;
+  /** Set once tool calls do not work with this endpoint (the policies' auto mode, for the rig). */
+  private textMode: string | undefined;
 
   constructor(private readonly options: LlmDesignerOptions) {
-    this.client = new OpenAI({
+    this.client = llmClient({
       baseURL: options.baseUrl,
-      apiKey: options.apiKey ?? 'not-needed',
-      timeout: options.timeoutMs ?? 120_000,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 120_000,
       maxRetries: options.maxRetries ?? 2,
     });
   }
@@ -199,20 +217,13 @@ ${JSON.stringify(state).slice(0, 12_000)}`;
       { role: 'system', content: this.system(ctx, state) },
       { role: 'user', content: user },
     ];
+    const name = tool.function.name;
     let problem = 'no tool call';
     for (let attempt = 0; attempt < 3; attempt++) {
-      const reply = await this.client.chat.completions.create({
-        model: this.options.model,
-        messages,
-        tools: [tool],
-        tool_choice: { type: 'function', function: { name: tool.function.name } },
-        ...(this.options.temperature !== undefined
-          ? { temperature: this.options.temperature }
-          : {}),
-      });
-      const message = reply.choices[0]?.message;
+      const message = await this.complete(messages, tool);
+      const text = splitReasoning(message ?? { content: null }).content;
       const call = message?.tool_calls?.find(
-        (c) => c.type === 'function' && c.function.name === tool.function.name,
+        (c) => c.type === 'function' && c.function.name === name,
       );
       if (call && call.type === 'function') {
         let args: unknown;
@@ -229,19 +240,83 @@ ${JSON.stringify(state).slice(0, 12_000)}`;
           {
             role: 'tool',
             tool_call_id: call.id,
-            content: `Error: ${problem}. Call ${tool.function.name} again with valid arguments.`,
+            content: `Error: ${problem}. Call ${name} again with valid arguments.`,
           },
         );
-      } else {
-        messages.push(
-          { role: 'assistant', content: message?.content ?? '' },
-          { role: 'user', content: `Answer by calling ${tool.function.name}.` },
-        );
+        continue;
+      }
+      // No tool call: arguments written as JSON in the text are taken (the model, or the endpoint,
+      // does not do tool calling), and the rest of the rig asks for JSON in text.
+      const inText = jsonArgsInText(text, name);
+      if (inText) {
+        this.textMode ??= 'the model answered with JSON in text instead of a tool call';
+        const parsed = schema.safeParse(inText);
+        if (parsed.success) return parsed.data;
+        problem = `arguments invalid at ${firstIssue(parsed.error)}`;
+      } else problem = 'no tool call';
+      messages.push(
+        { role: 'assistant', content: text },
+        {
+          role: 'user',
+          content: this.textMode
+            ? `${problem === 'no tool call' ? 'No JSON object found' : `Error: ${problem}`}. Answer with only the JSON arguments of ${name}.`
+            : `Answer by calling ${name}.`,
+        },
+      );
+    }
+    throw new DesignerReplyError(`the llm designer gave no usable ${name} call: ${problem}`);
+  }
+
+  /**
+   * One completion: a forced tool call, or — once the endpoint refused tools or the model answered
+   * in text — the same request with the tool's JSON Schema in the prompt and no tools.
+   */
+  private async complete(
+    messages: OpenAI.Chat.ChatCompletionMessageParam[],
+    tool: typeof PROPOSE_TOOL | typeof DECIDE_TOOL,
+  ): Promise<OpenAI.Chat.ChatCompletionMessage | undefined> {
+    for (;;) {
+      const textMode = this.textMode !== undefined;
+      const [system, ...rest] = messages;
+      try {
+        const reply = await this.client.chat.completions.create({
+          model: this.options.model,
+          messages:
+            textMode && system?.role === 'system'
+              ? [
+                  {
+                    role: 'system',
+                    content: `${system.content}\n\n${jsonAnswerInstruction(tool.function)}`,
+                  },
+                  ...rest,
+                ]
+              : messages,
+          ...(textMode
+            ? {}
+            : {
+                tools: [tool],
+                tool_choice: { type: 'function' as const, function: { name: tool.function.name } },
+              }),
+          ...(this.options.temperature !== undefined
+            ? { temperature: this.options.temperature }
+            : {}),
+        });
+        return reply.choices[0]?.message;
+      } catch (error) {
+        if (!textMode && refusesTools(error)) {
+          this.textMode = `the endpoint refused tool calling (${describeLlmError(error)})`;
+          continue;
+        }
+        throw new DesignerEndpointError(`llm designer: ${describeLlmError(error)}`, {
+          cause: error,
+        });
       }
     }
-    throw new DesignerReplyError(
-      `the llm designer gave no usable ${tool.function.name} call: ${problem}`,
-    );
+  }
+
+  /** Why the designer answers in JSON text instead of tool calls (undefined: tool calls work). */
+  get fallback(): string | undefined {
+    return this.textMode;
   }
 
   private brief(ctx: DesignContext): string {

@@ -2265,6 +2265,10 @@ export const EpisodeScalarFieldEnum = {
   costReward: 'costReward',
   evaluation: 'evaluation',
   legVerdicts: 'legVerdicts',
+  promptTokens: 'promptTokens',
+  outputTokens: 'outputTokens',
+  cachedTokens: 'cachedTokens',
+  llm: 'llm',
   durationMs: 'durationMs',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt'
@@ -2292,7 +2296,8 @@ export const StepScalarFieldEnum = {
   info: 'info',
   leg: 'leg',
   state: 'state',
-  meta: 'meta'
+  meta: 'meta',
+  llm: 'llm'
 } as const
 
 export type StepScalarFieldEnum = (typeof StepScalarFieldEnum)[keyof typeof StepScalarFieldEnum]

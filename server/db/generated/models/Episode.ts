@@ -32,6 +32,9 @@ export type EpisodeAvgAggregateOutputType = {
   attempt: number | null
   steps: number | null
   reward: number | null
+  promptTokens: number | null
+  outputTokens: number | null
+  cachedTokens: number | null
   durationMs: number | null
 }
 
@@ -41,6 +44,9 @@ export type EpisodeSumAggregateOutputType = {
   attempt: number | null
   steps: number | null
   reward: number | null
+  promptTokens: number | null
+  outputTokens: number | null
+  cachedTokens: number | null
   durationMs: number | null
 }
 
@@ -59,6 +65,9 @@ export type EpisodeMinAggregateOutputType = {
   errorMessage: string | null
   steps: number | null
   reward: number | null
+  promptTokens: number | null
+  outputTokens: number | null
+  cachedTokens: number | null
   durationMs: number | null
   startedAt: Date | null
   finishedAt: Date | null
@@ -79,6 +88,9 @@ export type EpisodeMaxAggregateOutputType = {
   errorMessage: string | null
   steps: number | null
   reward: number | null
+  promptTokens: number | null
+  outputTokens: number | null
+  cachedTokens: number | null
   durationMs: number | null
   startedAt: Date | null
   finishedAt: Date | null
@@ -102,6 +114,10 @@ export type EpisodeCountAggregateOutputType = {
   costReward: number
   evaluation: number
   legVerdicts: number
+  promptTokens: number
+  outputTokens: number
+  cachedTokens: number
+  llm: number
   durationMs: number
   startedAt: number
   finishedAt: number
@@ -115,6 +131,9 @@ export type EpisodeAvgAggregateInputType = {
   attempt?: true
   steps?: true
   reward?: true
+  promptTokens?: true
+  outputTokens?: true
+  cachedTokens?: true
   durationMs?: true
 }
 
@@ -124,6 +143,9 @@ export type EpisodeSumAggregateInputType = {
   attempt?: true
   steps?: true
   reward?: true
+  promptTokens?: true
+  outputTokens?: true
+  cachedTokens?: true
   durationMs?: true
 }
 
@@ -142,6 +164,9 @@ export type EpisodeMinAggregateInputType = {
   errorMessage?: true
   steps?: true
   reward?: true
+  promptTokens?: true
+  outputTokens?: true
+  cachedTokens?: true
   durationMs?: true
   startedAt?: true
   finishedAt?: true
@@ -162,6 +187,9 @@ export type EpisodeMaxAggregateInputType = {
   errorMessage?: true
   steps?: true
   reward?: true
+  promptTokens?: true
+  outputTokens?: true
+  cachedTokens?: true
   durationMs?: true
   startedAt?: true
   finishedAt?: true
@@ -185,6 +213,10 @@ export type EpisodeCountAggregateInputType = {
   costReward?: true
   evaluation?: true
   legVerdicts?: true
+  promptTokens?: true
+  outputTokens?: true
+  cachedTokens?: true
+  llm?: true
   durationMs?: true
   startedAt?: true
   finishedAt?: true
@@ -295,6 +327,10 @@ export type EpisodeGroupByOutputType = {
   costReward: runtime.JsonValue | null
   evaluation: runtime.JsonValue | null
   legVerdicts: runtime.JsonValue | null
+  promptTokens: number | null
+  outputTokens: number | null
+  cachedTokens: number | null
+  llm: runtime.JsonValue | null
   durationMs: number | null
   startedAt: Date | null
   finishedAt: Date | null
@@ -341,6 +377,10 @@ export type EpisodeWhereInput = {
   costReward?: Prisma.JsonNullableFilter<"Episode">
   evaluation?: Prisma.JsonNullableFilter<"Episode">
   legVerdicts?: Prisma.JsonNullableFilter<"Episode">
+  promptTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  outputTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  cachedTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  llm?: Prisma.JsonNullableFilter<"Episode">
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
@@ -366,6 +406,10 @@ export type EpisodeOrderByWithRelationInput = {
   costReward?: Prisma.SortOrderInput | Prisma.SortOrder
   evaluation?: Prisma.SortOrderInput | Prisma.SortOrder
   legVerdicts?: Prisma.SortOrderInput | Prisma.SortOrder
+  promptTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  outputTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  llm?: Prisma.SortOrderInput | Prisma.SortOrder
   durationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -395,6 +439,10 @@ export type EpisodeWhereUniqueInput = Prisma.AtLeast<{
   costReward?: Prisma.JsonNullableFilter<"Episode">
   evaluation?: Prisma.JsonNullableFilter<"Episode">
   legVerdicts?: Prisma.JsonNullableFilter<"Episode">
+  promptTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  outputTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  cachedTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  llm?: Prisma.JsonNullableFilter<"Episode">
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
@@ -420,6 +468,10 @@ export type EpisodeOrderByWithAggregationInput = {
   costReward?: Prisma.SortOrderInput | Prisma.SortOrder
   evaluation?: Prisma.SortOrderInput | Prisma.SortOrder
   legVerdicts?: Prisma.SortOrderInput | Prisma.SortOrder
+  promptTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  outputTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrderInput | Prisma.SortOrder
+  llm?: Prisma.SortOrderInput | Prisma.SortOrder
   durationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -451,6 +503,10 @@ export type EpisodeScalarWhereWithAggregatesInput = {
   costReward?: Prisma.JsonNullableWithAggregatesFilter<"Episode">
   evaluation?: Prisma.JsonNullableWithAggregatesFilter<"Episode">
   legVerdicts?: Prisma.JsonNullableWithAggregatesFilter<"Episode">
+  promptTokens?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
+  outputTokens?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
+  cachedTokens?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
+  llm?: Prisma.JsonNullableWithAggregatesFilter<"Episode">
   durationMs?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Episode"> | Date | string | null
@@ -473,6 +529,10 @@ export type EpisodeCreateInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -498,6 +558,10 @@ export type EpisodeUncheckedCreateInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -521,6 +585,10 @@ export type EpisodeUpdateInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -546,6 +614,10 @@ export type EpisodeUncheckedUpdateInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -570,6 +642,10 @@ export type EpisodeCreateManyInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -592,6 +668,10 @@ export type EpisodeUpdateManyMutationInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -615,6 +695,10 @@ export type EpisodeUncheckedUpdateManyInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -654,6 +738,10 @@ export type EpisodeCountOrderByAggregateInput = {
   costReward?: Prisma.SortOrder
   evaluation?: Prisma.SortOrder
   legVerdicts?: Prisma.SortOrder
+  promptTokens?: Prisma.SortOrder
+  outputTokens?: Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrder
+  llm?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -665,6 +753,9 @@ export type EpisodeAvgOrderByAggregateInput = {
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
   reward?: Prisma.SortOrder
+  promptTokens?: Prisma.SortOrder
+  outputTokens?: Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
 }
 
@@ -683,6 +774,9 @@ export type EpisodeMaxOrderByAggregateInput = {
   errorMessage?: Prisma.SortOrder
   steps?: Prisma.SortOrder
   reward?: Prisma.SortOrder
+  promptTokens?: Prisma.SortOrder
+  outputTokens?: Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -703,6 +797,9 @@ export type EpisodeMinOrderByAggregateInput = {
   errorMessage?: Prisma.SortOrder
   steps?: Prisma.SortOrder
   reward?: Prisma.SortOrder
+  promptTokens?: Prisma.SortOrder
+  outputTokens?: Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
@@ -714,6 +811,9 @@ export type EpisodeSumOrderByAggregateInput = {
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
   reward?: Prisma.SortOrder
+  promptTokens?: Prisma.SortOrder
+  outputTokens?: Prisma.SortOrder
+  cachedTokens?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
 }
 
@@ -811,6 +911,10 @@ export type EpisodeCreateWithoutRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -834,6 +938,10 @@ export type EpisodeUncheckedCreateWithoutRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -887,6 +995,10 @@ export type EpisodeScalarWhereInput = {
   costReward?: Prisma.JsonNullableFilter<"Episode">
   evaluation?: Prisma.JsonNullableFilter<"Episode">
   legVerdicts?: Prisma.JsonNullableFilter<"Episode">
+  promptTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  outputTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  cachedTokens?: Prisma.IntNullableFilter<"Episode"> | number | null
+  llm?: Prisma.JsonNullableFilter<"Episode">
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
@@ -909,6 +1021,10 @@ export type EpisodeCreateWithoutTrajectoryInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -933,6 +1049,10 @@ export type EpisodeUncheckedCreateWithoutTrajectoryInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -971,6 +1091,10 @@ export type EpisodeUpdateWithoutTrajectoryInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -995,6 +1119,10 @@ export type EpisodeUncheckedUpdateWithoutTrajectoryInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1017,6 +1145,10 @@ export type EpisodeCreateManyRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: number | null
+  outputTokens?: number | null
+  cachedTokens?: number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
@@ -1039,6 +1171,10 @@ export type EpisodeUpdateWithoutRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1062,6 +1198,10 @@ export type EpisodeUncheckedUpdateWithoutRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1085,6 +1225,10 @@ export type EpisodeUncheckedUpdateManyWithoutRunInput = {
   costReward?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   evaluation?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   legVerdicts?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  promptTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  outputTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  cachedTokens?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1139,6 +1283,10 @@ export type EpisodeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   costReward?: boolean
   evaluation?: boolean
   legVerdicts?: boolean
+  promptTokens?: boolean
+  outputTokens?: boolean
+  cachedTokens?: boolean
+  llm?: boolean
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -1165,6 +1313,10 @@ export type EpisodeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   costReward?: boolean
   evaluation?: boolean
   legVerdicts?: boolean
+  promptTokens?: boolean
+  outputTokens?: boolean
+  cachedTokens?: boolean
+  llm?: boolean
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -1189,6 +1341,10 @@ export type EpisodeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   costReward?: boolean
   evaluation?: boolean
   legVerdicts?: boolean
+  promptTokens?: boolean
+  outputTokens?: boolean
+  cachedTokens?: boolean
+  llm?: boolean
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
@@ -1213,12 +1369,16 @@ export type EpisodeSelectScalar = {
   costReward?: boolean
   evaluation?: boolean
   legVerdicts?: boolean
+  promptTokens?: boolean
+  outputTokens?: boolean
+  cachedTokens?: boolean
+  llm?: boolean
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
 }
 
-export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
+export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "promptTokens" | "outputTokens" | "cachedTokens" | "llm" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
 export type EpisodeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
   trajectory?: boolean | Prisma.Episode$trajectoryArgs<ExtArgs>
@@ -1270,6 +1430,17 @@ export type $EpisodePayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     costReward: runtime.JsonValue | null
     evaluation: runtime.JsonValue | null
     legVerdicts: runtime.JsonValue | null
+    /**
+     * Tokens an LLM policy reported (sums of its steps'): prompt, completion (output) and cached
+     * prompt tokens; null: the policy reports none.
+     */
+    promptTokens: number | null
+    outputTokens: number | null
+    cachedTokens: number | null
+    /**
+     * An LLM policy's mode and why, with tokens by kind of step (contracts/llm.ts EpisodeLlm).
+     */
+    llm: runtime.JsonValue | null
     durationMs: number | null
     startedAt: Date | null
     finishedAt: Date | null
@@ -1715,6 +1886,10 @@ export interface EpisodeFieldRefs {
   readonly costReward: Prisma.FieldRef<"Episode", 'Json'>
   readonly evaluation: Prisma.FieldRef<"Episode", 'Json'>
   readonly legVerdicts: Prisma.FieldRef<"Episode", 'Json'>
+  readonly promptTokens: Prisma.FieldRef<"Episode", 'Int'>
+  readonly outputTokens: Prisma.FieldRef<"Episode", 'Int'>
+  readonly cachedTokens: Prisma.FieldRef<"Episode", 'Int'>
+  readonly llm: Prisma.FieldRef<"Episode", 'Json'>
   readonly durationMs: Prisma.FieldRef<"Episode", 'Int'>
   readonly startedAt: Prisma.FieldRef<"Episode", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"Episode", 'DateTime'>

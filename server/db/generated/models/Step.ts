@@ -88,6 +88,7 @@ export type StepCountAggregateOutputType = {
   leg: number
   state: number
   meta: number
+  llm: number
   _all: number
 }
 
@@ -154,6 +155,7 @@ export type StepCountAggregateInputType = {
   leg?: true
   state?: true
   meta?: true
+  llm?: true
   _all?: true
 }
 
@@ -263,6 +265,7 @@ export type StepGroupByOutputType = {
   leg: number | null
   state: runtime.JsonValue | null
   meta: runtime.JsonValue | null
+  llm: runtime.JsonValue | null
   _count: StepCountAggregateOutputType | null
   _avg: StepAvgAggregateOutputType | null
   _sum: StepSumAggregateOutputType | null
@@ -308,6 +311,7 @@ export type StepWhereInput = {
   leg?: Prisma.IntNullableFilter<"Step"> | number | null
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
+  llm?: Prisma.JsonNullableFilter<"Step">
   episode?: Prisma.XOR<Prisma.EpisodeScalarRelationFilter, Prisma.EpisodeWhereInput>
 }
 
@@ -331,6 +335,7 @@ export type StepOrderByWithRelationInput = {
   leg?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   meta?: Prisma.SortOrderInput | Prisma.SortOrder
+  llm?: Prisma.SortOrderInput | Prisma.SortOrder
   episode?: Prisma.EpisodeOrderByWithRelationInput
 }
 
@@ -358,6 +363,7 @@ export type StepWhereUniqueInput = Prisma.AtLeast<{
   leg?: Prisma.IntNullableFilter<"Step"> | number | null
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
+  llm?: Prisma.JsonNullableFilter<"Step">
   episode?: Prisma.XOR<Prisma.EpisodeScalarRelationFilter, Prisma.EpisodeWhereInput>
 }, "episodeId_index">
 
@@ -381,6 +387,7 @@ export type StepOrderByWithAggregationInput = {
   leg?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   meta?: Prisma.SortOrderInput | Prisma.SortOrder
+  llm?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.StepCountOrderByAggregateInput
   _avg?: Prisma.StepAvgOrderByAggregateInput
   _max?: Prisma.StepMaxOrderByAggregateInput
@@ -411,6 +418,7 @@ export type StepScalarWhereWithAggregatesInput = {
   leg?: Prisma.IntNullableWithAggregatesFilter<"Step"> | number | null
   state?: Prisma.JsonNullableWithAggregatesFilter<"Step">
   meta?: Prisma.JsonNullableWithAggregatesFilter<"Step">
+  llm?: Prisma.JsonNullableWithAggregatesFilter<"Step">
 }
 
 export type StepCreateInput = {
@@ -432,6 +440,7 @@ export type StepCreateInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   episode: Prisma.EpisodeCreateNestedOneWithoutTrajectoryInput
 }
 
@@ -455,6 +464,7 @@ export type StepUncheckedCreateInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUpdateInput = {
@@ -476,6 +486,7 @@ export type StepUpdateInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   episode?: Prisma.EpisodeUpdateOneRequiredWithoutTrajectoryNestedInput
 }
 
@@ -499,6 +510,7 @@ export type StepUncheckedUpdateInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepCreateManyInput = {
@@ -521,6 +533,7 @@ export type StepCreateManyInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUpdateManyMutationInput = {
@@ -542,6 +555,7 @@ export type StepUpdateManyMutationInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUncheckedUpdateManyInput = {
@@ -564,6 +578,7 @@ export type StepUncheckedUpdateManyInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepListRelationFilter = {
@@ -601,6 +616,7 @@ export type StepCountOrderByAggregateInput = {
   leg?: Prisma.SortOrder
   state?: Prisma.SortOrder
   meta?: Prisma.SortOrder
+  llm?: Prisma.SortOrder
 }
 
 export type StepAvgOrderByAggregateInput = {
@@ -718,6 +734,7 @@ export type StepCreateWithoutEpisodeInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUncheckedCreateWithoutEpisodeInput = {
@@ -739,6 +756,7 @@ export type StepUncheckedCreateWithoutEpisodeInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepCreateOrConnectWithoutEpisodeInput = {
@@ -790,6 +808,7 @@ export type StepScalarWhereInput = {
   leg?: Prisma.IntNullableFilter<"Step"> | number | null
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
+  llm?: Prisma.JsonNullableFilter<"Step">
 }
 
 export type StepCreateManyEpisodeInput = {
@@ -811,6 +830,7 @@ export type StepCreateManyEpisodeInput = {
   leg?: number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUpdateWithoutEpisodeInput = {
@@ -832,6 +852,7 @@ export type StepUpdateWithoutEpisodeInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUncheckedUpdateWithoutEpisodeInput = {
@@ -853,6 +874,7 @@ export type StepUncheckedUpdateWithoutEpisodeInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type StepUncheckedUpdateManyWithoutEpisodeInput = {
@@ -874,6 +896,7 @@ export type StepUncheckedUpdateManyWithoutEpisodeInput = {
   leg?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 
@@ -898,6 +921,7 @@ export type StepSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   leg?: boolean
   state?: boolean
   meta?: boolean
+  llm?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -921,6 +945,7 @@ export type StepSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   leg?: boolean
   state?: boolean
   meta?: boolean
+  llm?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -944,6 +969,7 @@ export type StepSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   leg?: boolean
   state?: boolean
   meta?: boolean
+  llm?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -967,9 +993,10 @@ export type StepSelectScalar = {
   leg?: boolean
   state?: boolean
   meta?: boolean
+  llm?: boolean
 }
 
-export type StepOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"episodeId" | "index" | "attempt" | "action" | "executedAction" | "rawObservation" | "rawObservationData" | "observation" | "observationData" | "reward" | "terminated" | "truncated" | "invalid" | "blocked" | "changes" | "info" | "leg" | "state" | "meta", ExtArgs["result"]["step"]>
+export type StepOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"episodeId" | "index" | "attempt" | "action" | "executedAction" | "rawObservation" | "rawObservationData" | "observation" | "observationData" | "reward" | "terminated" | "truncated" | "invalid" | "blocked" | "changes" | "info" | "leg" | "state" | "meta" | "llm", ExtArgs["result"]["step"]>
 export type StepInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }
@@ -1023,6 +1050,10 @@ export type $StepPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     leg: number | null
     state: runtime.JsonValue | null
     meta: runtime.JsonValue | null
+    /**
+     * An LLM policy's tokens, reasoning and reply for the step (contracts/llm.ts StepLlm).
+     */
+    llm: runtime.JsonValue | null
   }, ExtArgs["result"]["step"]>
   composites: {}
 }
@@ -1466,6 +1497,7 @@ export interface StepFieldRefs {
   readonly leg: Prisma.FieldRef<"Step", 'Int'>
   readonly state: Prisma.FieldRef<"Step", 'Json'>
   readonly meta: Prisma.FieldRef<"Step", 'Json'>
+  readonly llm: Prisma.FieldRef<"Step", 'Json'>
 }
     
 
