@@ -1,5 +1,6 @@
 // The app router: one sub-router per domain noun. The studio imports only the AppRouter type.
 import { authRouter } from '../auth/router.ts';
+import { draftsRouter, followRouter } from './routers/drafts.ts';
 import { harnessesRouter } from './routers/harnesses.ts';
 import { playRouter } from './routers/play.ts';
 import { policiesRouter } from './routers/policies.ts';
@@ -19,6 +20,8 @@ export const appRouter = router({
   play: playRouter,
   skills: skillsRouter,
   rigs: rigsRouter,
+  drafts: draftsRouter,
+  follow: followRouter,
 });
 
 export type AppRouter = typeof appRouter;
