@@ -10,9 +10,10 @@ import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
+import { ShareButton } from '../team/share-button.tsx';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
-import { BackLink } from '../ui/back-link.tsx';
+import { BackLink, ScopedLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -108,13 +109,13 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
             {r.lineage.tasks.map((t, i) => (
               <span key={t.path} className="flex items-center gap-1">
                 {i > 0 ? <span aria-hidden>→</span> : null}
-                <Link
+                <ScopedLink
                   href={taskHref(t.bridge, t.task)}
                   className="font-mono text-primary hover:underline"
                   data-testid="run-task-link"
                 >
                   {t.bridge}:{t.task}
-                </Link>
+                </ScopedLink>
               </span>
             ))}
           </span>
@@ -129,6 +130,7 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
       }
       actions={
         <>
+          <ShareButton kind="run" ids={[r.id]} />
           {live !== null ? (
             <span
               className="flex items-center gap-1.5 text-sm text-info"
