@@ -18,31 +18,49 @@ export function issuesByNode(spec: ToSpecResult): Map<string, string> {
 export function toFlowNodes(
   graph: Graph,
   issues: Map<string, string>,
-  view: { dragging: Record<string, XY>; selectedId: string | undefined },
+  view: {
+    dragging: Record<string, XY>;
+    selectedId: string | undefined;
+    /** Co-editors who selected each node or edge (name and colour). */
+    peers?: Map<string, { name: string; colour: string }[]> | undefined;
+  },
 ): FlowNode[] {
   return graph.nodes.map((n) => {
     const issue = issues.get(n.id);
+    const peers = view.peers?.get(n.id);
     return {
       id: n.id,
       type: 'harness',
       position: view.dragging[n.id] ?? n.position,
-      data: issue ? { gnode: n, issue } : { gnode: n },
+      // Drawn at exactly this size (nodes.tsx): the minimap and fitting know it before measuring.
+      width: NODE_SIZE[n.kind].width,
+      height: NODE_SIZE[n.kind].height,
+      data: { gnode: n, ...(issue ? { issue } : {}), ...(peers?.length ? { peers } : {}) },
       selected: n.id === view.selectedId,
       deletable: n.kind !== 'output',
     };
   });
 }
 
-export function toFlowEdges(graph: Graph, selectedEdges: string[]): Edge[] {
-  return graph.edges.map((e) => ({
-    id: e.id,
-    source: e.source,
-    target: e.target,
-    targetHandle: e.targetHandle,
-    selected: selectedEdges.includes(e.id),
-    animated: false,
-    label: e.targetHandle === 'env' ? undefined : e.targetHandle,
-  }));
+export function toFlowEdges(
+  graph: Graph,
+  selectedEdges: string[],
+  peers?: Map<string, { name: string; colour: string }[]>,
+): Edge[] {
+  return graph.edges.map((e) => {
+    const peer = peers?.get(e.id)?.[0];
+    const label = e.targetHandle === 'env' ? undefined : e.targetHandle;
+    return {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      targetHandle: e.targetHandle,
+      selected: selectedEdges.includes(e.id),
+      animated: false,
+      label: peer ? `${label ? `${label} · ` : ''}${peer.name}` : label,
+      ...(peer ? { style: { stroke: peer.colour, strokeWidth: 3 } } : {}),
+    };
+  });
 }
 
 export interface NodeEdits {

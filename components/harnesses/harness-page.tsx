@@ -36,6 +36,7 @@ export function HarnessPage({ id }: { id: string }) {
       <ErrorNote error={h.save.error} />
       <HarnessEditor
         initial={initial}
+        harnessId={harness.id}
         actions={({ spec }) => (
           <SaveSpecForm
             spec={spec}

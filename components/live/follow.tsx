@@ -16,6 +16,25 @@ import { followViewport, localViewport, onLocalViewport } from './viewport-bus.t
 
 const HEARTBEAT_MS = 5000;
 
+function readFlag(name: string): string | null {
+  try {
+    return typeof window === 'undefined'
+      ? null
+      : window.sessionStorage.getItem(`envharness.follow.${name}`);
+  } catch {
+    return null;
+  }
+}
+
+function writeFlag(name: string, value: string | null): void {
+  try {
+    if (value === null) window.sessionStorage.removeItem(`envharness.follow.${name}`);
+    else window.sessionStorage.setItem(`envharness.follow.${name}`, value);
+  } catch {
+    // storage off: the state lasts for this page only
+  }
+}
+
 export function FollowControls() {
   const me = useMe().data;
   if (!me || (me.mode === 'team' && (!me.user || !me.role))) return null;
@@ -30,9 +49,18 @@ function Follow() {
   const href = search ? `${pathname}?${search}` : pathname;
   const identity = useLiveIdentity();
   const { clientId, name, colour } = identity;
-  const [presenting, setPresenting] = useState(false);
+  // Kept for the tab (sessionStorage): a presenter or follower who reloads stays one.
+  const [presenting, setPresentingState] = useState(() => readFlag('presenting') === 'true');
   const [presenters, setPresenters] = useState<FollowState[]>([]);
-  const [following, setFollowing] = useState<string | null>(null);
+  const [following, setFollowingState] = useState<string | null>(() => readFlag('following'));
+  const setPresenting = (on: boolean) => {
+    writeFlag('presenting', on ? 'true' : null);
+    setPresentingState(on);
+  };
+  const setFollowing = (id: string | null) => {
+    writeFlag('following', id);
+    setFollowingState(id);
+  };
   const [dismissed, setDismissed] = useState<string[]>([]);
   const present = useMutation(trpc.follow.present.mutationOptions());
   const publish = useRef(present.mutate);

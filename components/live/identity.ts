@@ -8,10 +8,22 @@ import { useMe } from '../team/use-me.ts';
 const PALETTE = ['#c2410c', '#0f766e', '#7c3aed', '#be123c', '#1d4ed8', '#4d7c0f', '#a16207'];
 const NAME_KEY = 'envharness.live.name';
 
+const TAB_KEY = 'envharness.live.tab';
 let tabId: string | undefined;
-/** This tab's id (new per tab and per load). */
+/** This tab's id: new per tab, kept across its reloads (sessionStorage). */
 export function clientId(): string {
+  if (tabId) return tabId;
+  try {
+    tabId = window.sessionStorage.getItem(TAB_KEY) ?? undefined;
+  } catch {
+    // storage off: an id for this page only
+  }
   tabId ??= `t${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36).slice(-4)}`;
+  try {
+    window.sessionStorage.setItem(TAB_KEY, tabId);
+  } catch {
+    // as above
+  }
   return tabId;
 }
 

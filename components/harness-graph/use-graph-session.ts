@@ -1,0 +1,201 @@
+'use client';
+// The graph being edited, as a session (collab.ts): commands on screen at once, undo/redo per
+// person, and — when the URL names a live draft (?draft=) — sent to the server, which orders them;
+// the draft's stream brings everyone's ordered edits (and who is there, with their selection) back.
+// A new initial graph (another version loaded) starts a fresh session; Ctrl/⌘+Z and Ctrl/⌘+Shift+Z
+// (or Y) undo and redo anywhere on the page except in a text field or the code editor.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { Presence } from '../../contracts/draft.ts';
+import { historyKey, isTypingTarget } from '../hooks/keys.ts';
+import { useLiveIdentity } from '../live/identity.ts';
+import { useTRPC } from '../trpc/client.tsx';
+import {
+  dropSent,
+  fromDraft,
+  initSession,
+  localEdit,
+  receive,
+  type Session,
+  takeUnsent,
+  undoStep,
+} from './collab.ts';
+import type { Command, Graph } from './model.ts';
+
+class SessionStore {
+  private listeners = new Set<() => void>();
+  constructor(public s: Session) {}
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+  get = () => this.s;
+  set(next: Session) {
+    if (next === this.s) return;
+    this.s = next;
+    for (const l of this.listeners) l();
+  }
+}
+
+const HEARTBEAT_MS = 4000;
+
+export interface LivePeer extends Presence {
+  at: number;
+}
+
+export function useGraphSession(initial: Graph, draftId: string | undefined) {
+  const trpc = useTRPC();
+  const me = useLiveIdentity();
+  const [store] = useState(() => new SessionStore(initSession(initial)));
+  const session = useSyncExternalStore(store.subscribe, store.get, store.get);
+
+  // A new version on screen (no draft): a fresh session. Adjusted while rendering, so the old
+  // version's graph never shows with the new one.
+  const [loaded, setLoaded] = useState<Graph | null>(initial);
+  if (!draftId && loaded !== initial) {
+    setLoaded(initial);
+    store.set(initSession(initial));
+  }
+
+  // ── live draft ──
+  const draft = useQuery({
+    ...trpc.drafts.byId.queryOptions({ draftId: draftId ?? '' }),
+    enabled: Boolean(draftId),
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnMount: 'always',
+  });
+  const [joined, setJoined] = useState<{ id: string; seq: number } | null>(null);
+  if (draftId && draft.data && joined?.id !== draft.data.id) {
+    setJoined({ id: draft.data.id, seq: draft.data.seq });
+    setLoaded(null);
+    store.set(initSession(fromDraft(draft.data.graph), { live: true, seq: draft.data.seq }));
+  }
+  if (!draftId && joined) {
+    setJoined(null);
+    store.set({ ...store.s, live: false, pending: [], confirmed: store.s.view });
+  }
+
+  const [people, setPeople] = useState<LivePeer[]>([]);
+  const [streamError, setStreamError] = useState<string | null>(null);
+  const live = useSubscription(
+    trpc.drafts.live.subscriptionOptions(
+      { draftId: joined?.id ?? '', after: joined?.seq ?? 0 },
+      {
+        enabled: Boolean(joined),
+        onData: (tracked) => {
+          const event = tracked.data;
+          if (event.type === 'ops') store.set(receive(store.s, event.ops, me.clientId));
+          else setPeople(event.people);
+          setStreamError(null);
+        },
+        onError: (e) => setStreamError(e.message),
+      },
+    ),
+  );
+
+  // Sending: one batch in flight at a time, so this tab's edits reach the server in its order.
+  const submit = useMutation(trpc.drafts.submit.mutationOptions());
+  const inflight = useRef(false);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const submitRef = useRef(submit.mutateAsync);
+  submitRef.current = submit.mutateAsync;
+  const flush = useCallback(() => {
+    if (inflight.current || !joined) return;
+    const t = takeUnsent(store.s);
+    if (!t) return;
+    store.set(t.session);
+    inflight.current = true;
+    const seqs = new Set(t.batch.ops.map((_, i) => t.batch.clientSeq + i));
+    submitRef
+      .current({ draftId: joined.id, clientId: me.clientId, ...t.batch })
+      .then(
+        () => setSendError(null),
+        (e: unknown) => {
+          store.set(dropSent(store.s, seqs));
+          setSendError(e instanceof Error ? e.message : String(e));
+        },
+      )
+      .finally(() => {
+        inflight.current = false;
+        flush();
+      });
+  }, [joined, store, me.clientId]);
+
+  const run = useCallback(
+    (cmd: Command, coalesceKey?: string) => {
+      store.set(localEdit(store.s, cmd, { coalesceKey }));
+      flush();
+    },
+    [store, flush],
+  );
+  const step = useCallback(
+    (which: 'undo' | 'redo') => {
+      store.set(undoStep(store.s, which));
+      flush();
+    },
+    [store, flush],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target, '.cm-editor')) return;
+      const which = historyKey(e);
+      if (!which) return;
+      e.preventDefault();
+      step(which);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [step]);
+
+  return {
+    session,
+    graph: session.view,
+    canUndo: session.undo.length > 0,
+    canRedo: session.redo.length > 0,
+    run,
+    undo: () => step('undo'),
+    redo: () => step('redo'),
+    load: (graph: Graph) => run({ type: 'replace', graph }),
+    live: {
+      draftId: joined?.id,
+      loading: Boolean(draftId) && !joined,
+      error: draft.error?.message ?? streamError ?? sendError,
+      status: live.status,
+      people: people.filter((p) => p.clientId !== me.clientId),
+      me,
+    },
+  };
+}
+
+/** Tells the draft who this tab is and what it selected: on change and as a heartbeat. */
+export function usePresence(draftId: string | undefined, selection: string[]) {
+  const trpc = useTRPC();
+  const me = useLiveIdentity();
+  const presence = useMutation(trpc.drafts.presence.mutationOptions());
+  const send = useRef(presence.mutate);
+  send.current = presence.mutate;
+  const key = selection.join(',');
+  const mine = useMemo(
+    () => ({
+      clientId: me.clientId,
+      name: me.name,
+      colour: me.colour,
+      selection: key ? key.split(',') : [],
+    }),
+    [me.clientId, me.name, me.colour, key],
+  );
+  useEffect(() => {
+    if (!draftId) return;
+    send.current({ draftId, me: mine });
+    const beat = setInterval(() => send.current({ draftId, me: mine }), HEARTBEAT_MS);
+    return () => clearInterval(beat);
+  }, [draftId, mine]);
+  useEffect(() => {
+    if (!draftId) return;
+    const leave = () => send.current({ draftId, me: mine, leave: true });
+    window.addEventListener('pagehide', leave);
+    return () => window.removeEventListener('pagehide', leave);
+  }, [draftId, mine]);
+}
