@@ -5,6 +5,7 @@ import {
   type DraftGraph,
   type DraftOp,
   DraftOpSchema,
+  FollowStateSchema,
   mergeLines,
 } from './draft.ts';
 
@@ -87,6 +88,13 @@ describe('applyDraftOp', () => {
     ];
     expect(applyDraftOps(g0, ops)).toEqual(applyDraftOps(structuredClone(g0), ops));
     expect(applyDraftOps(g0, ops).nodes[0]?.position).toEqual({ x: 9, y: 9 });
+  });
+
+  it('lets a presenter share only paths of this studio', () => {
+    const state = { clientId: 'c', name: 'n', colour: '#000000', viewport: null, active: true };
+    expect(FollowStateSchema.safeParse({ ...state, href: '/runs/x?step=2' }).success).toBe(true);
+    for (const href of ['//evil.example', '/\\evil.example', 'https://evil.example'])
+      expect(FollowStateSchema.safeParse({ ...state, href }).success, href).toBe(false);
   });
 
   it('refuses malformed edits at the schema', () => {

@@ -94,7 +94,11 @@ export const FollowStateSchema = z.object({
   name: z.string().min(1).max(80),
   colour: z.string().regex(/^#[0-9a-f]{6}$/i),
   /** Path and query of the presenter's page (`/runs/x/episodes/y?step=4`). */
-  href: z.string().startsWith('/').max(2000),
+  href: z
+    .string()
+    .max(2000)
+    // A path of this studio only: `//host` or `/\host` would lead a follower to another site.
+    .regex(/^\/(?![/\\])/, 'must be a path of this studio, e.g. /runs'),
   viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).nullable(),
   /** False when the presenter stopped. */
   active: z.boolean(),

@@ -10,12 +10,44 @@ import { clickEdge, connectNodes, snap, trpcQuery } from './helpers.ts';
 const node = (p: Page, kind: string) =>
   p.locator('.react-flow__node').filter({ has: p.getByTestId(`node-${kind}`) });
 
-/** Milliseconds from `act` in one page until `seen` holds in the other. */
-async function latency(act: () => Promise<unknown>, seen: () => Promise<unknown>) {
+type Timings = {
+  sent: { clientId: string; clientSeq: number; at: number }[];
+  arrived: { clientId: string; clientSeq: number; at: number }[];
+};
+const timingsOf = (p: Page) =>
+  p.evaluate(
+    () =>
+      (window as unknown as { __envharnessLive?: Timings }).__envharnessLive ?? {
+        sent: [],
+        arrived: [],
+      },
+  );
+
+/**
+ * One edit made in `from` and seen in `to`: the latency from the moment the editor made the edit
+ * to the moment the other browser received it (both pages' clocks are this machine's), and the
+ * time the test driver itself observed (which adds Playwright's own actions and polling).
+ */
+async function measure(
+  from: Page,
+  to: Page,
+  act: () => Promise<unknown>,
+  seen: () => Promise<unknown>,
+): Promise<{ ms: number; observedMs: number }> {
+  const before = (await timingsOf(from)).sent.length;
   const t0 = Date.now();
   await act();
   await seen();
-  return Date.now() - t0;
+  const observedMs = Date.now() - t0;
+  const sent = (await timingsOf(from)).sent.slice(before);
+  const arrived = (await timingsOf(to)).arrived;
+  const each = sent.map((s) => {
+    const a = arrived.find((x) => x.clientId === s.clientId && x.clientSeq === s.clientSeq);
+    if (!a) throw new Error(`edit ${s.clientSeq} never arrived`);
+    return a.at - s.at;
+  });
+  expect(each.length).toBeGreaterThan(0);
+  return { ms: Math.max(...each), observedMs };
 }
 
 async function rename(p: Page, name: string) {
@@ -57,7 +89,9 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   await expect(bob.getByTestId('live-people')).toContainText('Alice');
   await expect(alice.getByTestId('live-people')).toContainText('Bob');
 
-  const timings: Record<string, number> = {};
+  const timings: Record<string, { ms: number; observedMs: number }> = {};
+  const latency = (act: () => Promise<unknown>, seen: () => Promise<unknown>) =>
+    measure(alice, bob, act, seen);
   // A new node.
   timings.newNode = await latency(
     () => alice.getByTestId('palette-contract').click(),
@@ -129,15 +163,19 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   expect(colour).not.toBe('rgba(0, 0, 0, 0)');
   await snap(bob, 'coedit-peer-selection');
 
-  const values = Object.values(timings).sort((x, y) => x - y);
+  const values = Object.values(timings)
+    .map((t) => t.ms)
+    .sort((x, y) => x - y);
   const median = values[Math.floor(values.length / 2)]!;
+  const max = values.at(-1)!;
+  const load = (await import('node:os')).loadavg()[0];
   mkdirSync('test-results', { recursive: true });
   writeFileSync(
     'test-results/coedit-latency.json',
-    `${JSON.stringify({ unit: 'ms', goal: 500, median, max: values.at(-1), edits: timings }, null, 2)}\n`,
+    `${JSON.stringify({ unit: 'ms', goal: 500, median, max, loadAverage1m: load, edits: timings }, null, 2)}\n`,
   );
-  console.log(`co-editing latency (ms): ${JSON.stringify(timings)}; median ${median}`);
-  expect(median).toBeLessThan(500);
+  console.log(`co-editing latency (ms): ${JSON.stringify(timings)}; median ${median}, max ${max}`);
+  expect(max).toBeLessThan(500);
 
   // Simultaneous conflicting edits: both set the chain's mode, both edit the code on different
   // lines, both move the environment — at the same moment. Both end on one graph, the server's.

@@ -5,7 +5,10 @@ import { expect, type Page, test } from '@playwright/test';
 import { base, launchRun, waitForRun } from './helpers.ts';
 
 async function contrastViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withRules(['color-contrast'])
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   return result.violations.flatMap((v) =>
     v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim()}`),
   );
@@ -14,7 +17,7 @@ async function contrastViolations(page: Page): Promise<string[]> {
 test('editor, run and trajectory pages pass axe contrast checks in both themes', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await page.goto('/runs');
   const runId = await launchRun(page, {
     policy: 'scripted:household-no-open',

@@ -33,8 +33,8 @@ export function toFlowNodes(
       type: 'harness',
       position: view.dragging[n.id] ?? n.position,
       // Drawn at exactly this size (nodes.tsx): the minimap and fitting know it before measuring.
-      width: NODE_SIZE[n.kind].width,
-      height: NODE_SIZE[n.kind].height,
+      initialWidth: NODE_SIZE[n.kind].width,
+      initialHeight: NODE_SIZE[n.kind].height,
       data: { gnode: n, ...(issue ? { issue } : {}), ...(peers?.length ? { peers } : {}) },
       selected: n.id === view.selectedId,
       deletable: n.kind !== 'output',

@@ -40,6 +40,24 @@ class SessionStore {
 
 const HEARTBEAT_MS = 4000;
 
+/**
+ * When this tab made each edit it sent and when others' edits arrived (epoch ms, one clock per
+ * machine): what the co-editing latency is measured from (e2e/coedit.spec.ts), readable in the
+ * browser's console as `__envharnessLive` during a demo.
+ */
+interface LiveTimings {
+  sent: { clientId: string; clientSeq: number; at: number }[];
+  arrived: { clientId: string; clientSeq: number; at: number }[];
+}
+function liveTimings(): LiveTimings {
+  const w = window as unknown as { __envharnessLive?: LiveTimings };
+  w.__envharnessLive ??= { sent: [], arrived: [] };
+  const t = w.__envharnessLive;
+  if (t.sent.length > 2000) t.sent.splice(0, 1000);
+  if (t.arrived.length > 2000) t.arrived.splice(0, 1000);
+  return t;
+}
+
 export interface LivePeer extends Presence {
   at: number;
 }
@@ -85,8 +103,14 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
         enabled: Boolean(joined),
         onData: (tracked) => {
           const event = tracked.data;
-          if (event.type === 'ops') store.set(receive(store.s, event.ops, me.clientId));
-          else setPeople(event.people);
+          if (event.type === 'ops') {
+            const at = Date.now();
+            const timings = liveTimings();
+            for (const o of event.ops)
+              if (o.clientId !== me.clientId)
+                timings.arrived.push({ clientId: o.clientId, clientSeq: o.clientSeq, at });
+            store.set(receive(store.s, event.ops, me.clientId));
+          } else setPeople(event.people);
           setStreamError(null);
         },
         onError: (e) => setStreamError(e.message),
@@ -100,11 +124,19 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
   const [sendError, setSendError] = useState<string | null>(null);
   const submitRef = useRef(submit.mutateAsync);
   submitRef.current = submit.mutateAsync;
+  // When the oldest edit not yet sent was made (a batch is as late as its oldest edit).
+  const oldestUnsent = useRef<number | null>(null);
   const flush = useCallback(() => {
     if (inflight.current || !joined) return;
     const t = takeUnsent(store.s);
     if (!t) return;
     store.set(t.session);
+    const made = oldestUnsent.current ?? Date.now();
+    oldestUnsent.current = null;
+    const timings = liveTimings();
+    t.batch.ops.forEach((_, i) => {
+      timings.sent.push({ clientId: me.clientId, clientSeq: t.batch.clientSeq + i, at: made });
+    });
     inflight.current = true;
     const seqs = new Set(t.batch.ops.map((_, i) => t.batch.clientSeq + i));
     submitRef
@@ -124,6 +156,7 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
 
   const run = useCallback(
     (cmd: Command, coalesceKey?: string) => {
+      if (store.s.live) oldestUnsent.current ??= Date.now();
       store.set(localEdit(store.s, cmd, { coalesceKey }));
       flush();
     },
@@ -131,6 +164,7 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
   );
   const step = useCallback(
     (which: 'undo' | 'redo') => {
+      if (store.s.live) oldestUnsent.current ??= Date.now();
       store.set(undoStep(store.s, which));
       flush();
     },

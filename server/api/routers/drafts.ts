@@ -9,9 +9,16 @@ import {
   FollowStateSchema,
   PresenceSchema,
 } from '../../../contracts/draft.ts';
-import { researcherProcedure, router, viewerProcedure } from '../trpc.ts';
+import { type Context, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
 
 const DraftIdSchema = z.string().min(1).max(100);
+
+/** The name others see: a team member's account name (or email), never one the client claims. */
+async function shownName(ctx: Context, claimed: string): Promise<string> {
+  if (ctx.auth.kind !== 'member') return claimed;
+  const user = await ctx.services.accounts.loadUser(ctx.auth.userId);
+  return (user?.name || user?.email || claimed).slice(0, 80);
+}
 
 export const draftsRouter = router({
   /** A new draft from the graph on screen (of a harness, or of a new one). */
@@ -66,8 +73,13 @@ export const draftsRouter = router({
   presence: viewerProcedure
     .meta({ audit: false })
     .input(z.object({ draftId: DraftIdSchema, me: PresenceSchema, leave: z.boolean().optional() }))
-    .mutation(({ input, ctx }) =>
-      ctx.services.drafts.setPresence(input.draftId, ctx.auth.projectId, input.me, input.leave),
+    .mutation(async ({ input, ctx }) =>
+      ctx.services.drafts.setPresence(
+        input.draftId,
+        ctx.auth.projectId,
+        { ...input.me, name: await shownName(ctx, input.me.name) },
+        input.leave,
+      ),
     ),
 
   /**
@@ -103,8 +115,9 @@ export const followRouter = router({
   present: viewerProcedure
     .meta({ audit: false })
     .input(FollowStateSchema)
-    .mutation(({ input, ctx }) => {
-      ctx.services.drafts.present(ctx.auth.projectId ?? 'local', input);
+    .mutation(async ({ input, ctx }) => {
+      const name = await shownName(ctx, input.name);
+      ctx.services.drafts.present(ctx.auth.projectId ?? 'local', { ...input, name });
     }),
 
   presenters: viewerProcedure.subscription(async function* ({ ctx, signal }) {
