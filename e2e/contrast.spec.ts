@@ -6,8 +6,10 @@ import { base, launchRun, waitForRun } from './helpers.ts';
 
 async function contrastViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
-    .withRules(['color-contrast'])
-    .options({ resultTypes: ['violations'] })
+    .options({
+      runOnly: { type: 'rule', values: ['color-contrast'] },
+      resultTypes: ['violations'],
+    })
     .analyze();
   return result.violations.flatMap((v) =>
     v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim()}`),

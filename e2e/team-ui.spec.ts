@@ -148,6 +148,7 @@ test('the team journey through the page: invite, accept, launch, share, banner, 
   await expect(navLinks).toHaveText('Shared run');
   await expect(visitor.locator('a[href="/runs"]')).toHaveCount(0);
   await expect(visitor.locator('a[href^="/tasks/"]')).toHaveCount(0);
+  await expect(visitor.locator('a[href^="/compare"]')).toHaveCount(0);
   await expect(visitor.getByTestId('share-button')).toHaveCount(0);
   await expect(visitor.getByTestId('episode-link').first()).toBeVisible();
   await snap(visitor, 'team-ui-share-visitor');

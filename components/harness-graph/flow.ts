@@ -23,6 +23,8 @@ export function toFlowNodes(
     selectedId: string | undefined;
     /** Co-editors who selected each node or edge (name and colour). */
     peers?: Map<string, { name: string; colour: string }[]> | undefined;
+    /** Sizes React Flow measured. */
+    measured?: Record<string, { width: number; height: number }>;
   },
 ): FlowNode[] {
   return graph.nodes.map((n) => {
@@ -32,9 +34,9 @@ export function toFlowNodes(
       id: n.id,
       type: 'harness',
       position: view.dragging[n.id] ?? n.position,
-      // Drawn at exactly this size (nodes.tsx): the minimap and fitting know it before measuring.
-      initialWidth: NODE_SIZE[n.kind].width,
-      initialHeight: NODE_SIZE[n.kind].height,
+      // React Flow's own measurement, kept (the minimap draws measured nodes only). Giving sizes
+      // up front instead would skip measuring the handles, and edges to them would not draw.
+      ...(view.measured?.[n.id] ? { measured: view.measured[n.id] } : {}),
       data: { gnode: n, ...(issue ? { issue } : {}), ...(peers?.length ? { peers } : {}) },
       selected: n.id === view.selectedId,
       deletable: n.kind !== 'output',

@@ -13,7 +13,7 @@ import type {
   NodeChange,
   OnNodeDrag,
 } from '@xyflow/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isTypingTarget } from '../hooks/keys.ts';
 import { readEdgeChanges, readNodeChanges, toFlowEdges, toFlowNodes } from './flow.ts';
 import { type Command, canConnect, type Graph, type InputHandle, type XY } from './model.ts';
@@ -43,8 +43,27 @@ export function useFlowEditing(args: {
 }) {
   const { graph, issues, run, selectedId, select, peers, readOnly } = args;
   const [dragging, setDragging] = useState<Record<string, XY>>({});
-  const [selectedEdges, setSelectedEdges] = useState<string[]>([]);
+  const [selectedEdges, setSelectedEdgesState] = useState<string[]>([]);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
+  // The selection as of the last event, read by the delete key at once: a key pressed right after
+  // a click must not act on the selection of the render before it.
+  const current = useRef<{ node: string | null | undefined; edges: string[] }>({
+    node: undefined,
+    edges: [],
+  });
+  const setSelectedEdges = (edges: string[]) => {
+    current.current.edges = edges;
+    setSelectedEdgesState(edges);
+  };
+  const selectNode = (id: string | null) => {
+    current.current.node = id;
+    select(id);
+  };
+  // The URL is the selection's record: when it changes by other means, follow it.
+  useEffect(() => {
+    current.current.node = selectedId ?? null;
+  }, [selectedId]);
 
   useEffect(() => {
     if (!refusal) return;
@@ -53,41 +72,47 @@ export function useFlowEditing(args: {
   }, [refusal]);
 
   // Backspace / Delete: exactly the selection.
-  const selectedNode = graph.nodes.find((n) => n.id === selectedId);
+  const latest = useRef({ graph, run, readOnly });
+  latest.current = { graph, run, readOnly };
   useEffect(() => {
-    if (readOnly) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Backspace' && e.key !== 'Delete') return;
-      if (isTypingTarget(e.target, '.cm-editor')) return;
-      const edges = selectedEdges.filter((id) => graph.edges.some((x) => x.id === id));
+      if (latest.current.readOnly || isTypingTarget(e.target, '.cm-editor')) return;
+      const g = latest.current.graph;
+      const edges = current.current.edges.filter((id) => g.edges.some((x) => x.id === id));
+      const node = g.nodes.find((n) => n.id === current.current.node);
       if (edges.length > 0) {
         e.preventDefault();
-        run({ type: 'disconnect', ids: edges });
+        latest.current.run({ type: 'disconnect', ids: edges });
         setSelectedEdges([]);
-      } else if (selectedNode && selectedNode.kind !== 'output') {
+      } else if (node && node.kind !== 'output') {
         e.preventDefault();
-        run({ type: 'remove', ids: [selectedNode.id] });
-        select(null);
+        latest.current.run({ type: 'remove', ids: [node.id] });
+        selectNode(null);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [graph.edges, selectedEdges, selectedNode, run, select, readOnly]);
+  });
 
   const onNodesChange = (changes: NodeChange<FlowNode>[]) => {
     const edits = readNodeChanges(changes, selectedId);
     for (const id of edits.selection) {
-      select(id);
+      selectNode(id);
       // Selecting a node ends an edge selection: one kind of thing is selected at a time.
       if (id !== null) setSelectedEdges([]);
     }
     if (Object.keys(edits.moving).length) setDragging((d) => ({ ...d, ...edits.moving }));
+    const sizes = changes.flatMap((c) =>
+      c.type === 'dimensions' && c.dimensions ? [[c.id, c.dimensions] as const] : [],
+    );
+    if (sizes.length) setMeasured((m) => ({ ...m, ...Object.fromEntries(sizes) }));
   };
   const onEdgesChange = (changes: EdgeChange[]) => {
     if (!changes.some((c) => c.type === 'select')) return;
-    const next = readEdgeChanges(changes, selectedEdges).selected;
+    const next = readEdgeChanges(changes, current.current.edges).selected;
     setSelectedEdges(next);
-    if (next.length > 0 && selectedId) select(null);
+    if (next.length > 0 && current.current.node) selectNode(null);
   };
   const onConnect = (c: Connection) => {
     if (!c.targetHandle) return;
@@ -118,7 +143,7 @@ export function useFlowEditing(args: {
 
   return {
     flow: {
-      nodes: toFlowNodes(graph, issues, { dragging, selectedId, peers }),
+      nodes: toFlowNodes(graph, issues, { dragging, selectedId, peers, measured }),
       edges: toFlowEdges(graph, selectedEdges, peers),
       onNodesChange,
       onEdgesChange,

@@ -11,6 +11,7 @@ import { SuccessInterval } from '../charts/success-interval.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
 import { ShareButton } from '../team/share-button.tsx';
+import { shareOf, useMe } from '../team/use-me.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { BackLink, ScopedLink } from '../ui/back-link.tsx';
@@ -91,6 +92,7 @@ export function RunDetail({ id }: { id: string }) {
 
 /** The run's identity and setup; while in flight, the live stream's state (null once final). */
 function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
+  const share = shareOf(useMe().data);
   return (
     <PageHeader
       eyebrow={<BackLink href="/runs">Runs</BackLink>}
@@ -141,11 +143,14 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
               {live === 'pending' ? 'Live' : 'Connecting…'}
             </span>
           ) : null}
-          <Button variant="outline" asChild>
-            <Link href={`/compare?runs=${r.id}..`}>
-              <GitCompare /> Compare…
-            </Link>
-          </Button>
+          {/* Comparing picks among the project's runs: not for a share-link visitor. */}
+          {share ? null : (
+            <Button variant="outline" asChild>
+              <Link href={`/compare?runs=${r.id}..`}>
+                <GitCompare /> Compare…
+              </Link>
+            </Button>
+          )}
         </>
       }
     />
