@@ -69,6 +69,27 @@ describe('drafts', () => {
     expect(stored.graph.edges).toHaveLength(1);
   });
 
+  it('two processes writing one draft keep one order (compare-and-set on seq, then retry)', async () => {
+    const one = new Drafts(handle.db);
+    const two = new Drafts(handle.db);
+    const d = await one.create({ graph, projectId: null, by: 'local' });
+    const edit = (who: Drafts, clientId: string, x: number) =>
+      who.submit({
+        id: d.id,
+        projectId: null,
+        clientId,
+        clientSeq: x,
+        actor: 'local',
+        ops: [{ type: 'move', positions: { env: { x, y: x } } }],
+      });
+    await Promise.all([edit(one, 'A', 1), edit(two, 'B', 2), edit(one, 'A', 3), edit(two, 'B', 4)]);
+    const ops = await one.opsAfter(d.id, 0);
+    expect(ops.map((o) => o.seq)).toEqual([1, 2, 3, 4]);
+    const stored = await new Drafts(handle.db).get(d.id, null);
+    expect(stored.seq).toBe(4);
+    expect(applyDraftOps(graph, ops.map((o) => o.op))).toEqual(stored.graph);
+  });
+
   it('hides another project’s draft and refuses empty submissions', async () => {
     const drafts = new Drafts(handle.db);
     const d = await drafts.create({ graph, projectId: 'p1', by: 'u' });

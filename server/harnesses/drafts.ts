@@ -40,20 +40,6 @@ export interface DraftView {
   updatedAt: Date;
 }
 
-function abortable(signal: AbortSignal | undefined, ms: number, bus: EventEmitter, key: string) {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      bus.off(key, done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    bus.once(key, done);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 export class Drafts {
   private readonly bus = new EventEmitter();
   private readonly presence = new Map<string, Map<string, Presence & { at: number }>>();
@@ -152,31 +138,85 @@ export class Drafts {
     if (o.ops.length === 0 || o.ops.length > MAX_OPS_PER_SUBMIT) {
       throw new InvalidInputError(`send 1 to ${MAX_OPS_PER_SUBMIT} edits at a time`);
     }
-    await this.get(o.id, o.projectId);
-    const seq = await this.db.$transaction(async (tx) => {
-      // The increment takes the row lock: concurrent submitters queue here, in one order.
-      const row = await tx.harnessDraft.update({
-        where: { id: o.id },
-        data: { seq: { increment: o.ops.length } },
-      });
-      const first = row.seq - o.ops.length + 1;
-      let graph = parseColumn(DraftGraphSchema, row.graph, `HarnessDraft ${row.id}`);
-      for (const op of o.ops) graph = applyDraftOp(graph, op);
-      await tx.harnessDraft.update({ where: { id: o.id }, data: { graph } });
-      await tx.harnessDraftOp.createMany({
-        data: o.ops.map((op, i) => ({
-          draftId: o.id,
-          seq: first + i,
-          clientId: o.clientId,
-          clientSeq: o.clientSeq + i,
-          actor: o.actor,
-          op,
-        })),
-      });
-      return row.seq;
+    // One submission per draft at a time in this process: the cached head is then current, and an
+    // edit costs one write (no read). Another process writing the same draft is caught by the
+    // compare-and-set on seq, and this process re-reads and tries again.
+    const previous = this.queues.get(o.id) ?? Promise.resolve();
+    const mine = previous.then(() => this.order(o));
+    const tail = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(o.id, tail);
+    void tail.then(() => {
+      if (this.queues.get(o.id) === tail) this.queues.delete(o.id);
     });
-    this.bus.emit(`ops:${o.id}`);
-    return { seq };
+    return mine;
+  }
+
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** The last stored state of each draft this process wrote or read. */
+  private readonly heads = new Map<
+    string,
+    { seq: number; graph: DraftGraph; projectId: string | null }
+  >();
+
+  private async head(id: string, fresh = false) {
+    const cached = fresh ? undefined : this.heads.get(id);
+    if (cached) return cached;
+    const row = await this.db.harnessDraft.findUnique({ where: { id } });
+    if (!row) throw new NotFoundError(`draft '${id}' not found`);
+    const head = {
+      seq: row.seq,
+      graph: parseColumn(DraftGraphSchema, row.graph, `HarnessDraft ${row.id}`),
+      projectId: row.projectId,
+    };
+    this.heads.set(id, head);
+    return head;
+  }
+
+  private async order(o: Parameters<Drafts['submit']>[0]): Promise<{ seq: number }> {
+    for (let attempt = 0; ; attempt++) {
+      const head = await this.head(o.id, attempt > 0);
+      if (head.projectId !== o.projectId) throw new NotFoundError(`draft '${o.id}' not found`);
+      let graph = head.graph;
+      for (const op of o.ops) graph = applyDraftOp(graph, op);
+      const first = head.seq + 1;
+      const seq = head.seq + o.ops.length;
+      const stored = await this.db.$transaction(async (tx) => {
+        const moved = await tx.harnessDraft.updateMany({
+          where: { id: o.id, seq: head.seq },
+          data: { seq, graph },
+        });
+        if (moved.count !== 1) return false;
+        await tx.harnessDraftOp.createMany({
+          data: o.ops.map((op, i) => ({
+            draftId: o.id,
+            seq: first + i,
+            clientId: o.clientId,
+            clientSeq: o.clientSeq + i,
+            actor: o.actor,
+            op,
+          })),
+        });
+        return true;
+      });
+      if (!stored) {
+        if (attempt >= 20) throw new InvalidInputError('the draft is too busy: try again');
+        continue;
+      }
+      this.heads.set(o.id, { seq, graph, projectId: head.projectId });
+      // Watchers in this process get the edits at once, without reading them back.
+      const ordered: OrderedDraftOp[] = o.ops.map((op, i) => ({
+        seq: first + i,
+        clientId: o.clientId,
+        clientSeq: o.clientSeq + i,
+        actor: o.actor,
+        op,
+      }));
+      this.bus.emit(`ops:${o.id}`, ordered);
+      return { seq };
+    }
   }
 
   private people(id: string): (Presence & { at: number })[] {
@@ -207,13 +247,30 @@ export class Drafts {
   async *watch(id: string, after: number, signal?: AbortSignal): AsyncGenerator<DraftEvent> {
     let cursor = after;
     let presenceDirty = true;
+    // Edits handed over by submit() in this process, in order; anything else is read by cursor.
+    const handed: OrderedDraftOp[] = [];
+    let wake: (() => void) | undefined;
+    const onOps = (ops?: OrderedDraftOp[]) => {
+      if (ops) handed.push(...ops);
+      wake?.();
+    };
     const onPresence = () => {
       presenceDirty = true;
+      wake?.();
     };
+    const onAbort = () => wake?.();
+    this.bus.on(`ops:${id}`, onOps);
     this.bus.on(`presence:${id}`, onPresence);
+    signal?.addEventListener('abort', onAbort);
     try {
       while (!signal?.aborted) {
-        const ops = await this.opsAfter(id, cursor);
+        let ops: OrderedDraftOp[];
+        if (handed.length > 0 && handed[0]!.seq === cursor + 1) {
+          ops = handed.splice(0, handed.length).filter((o) => o.seq > cursor);
+        } else {
+          handed.splice(0, handed.length);
+          ops = await this.opsAfter(id, cursor);
+        }
         if (ops.length > 0) {
           cursor = ops.at(-1)!.seq;
           yield { type: 'ops', ops };
@@ -222,14 +279,23 @@ export class Drafts {
         if (presenceDirty) {
           presenceDirty = false;
           yield { type: 'presence', people: this.people(id) };
+          continue;
         }
-        await Promise.race([
-          abortable(signal, POLL_MS, this.bus, `ops:${id}`),
-          abortable(signal, POLL_MS, this.bus, `presence:${id}`),
-        ]);
+        if (handed.length > 0) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, POLL_MS);
+          function done() {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+        });
       }
     } finally {
+      this.bus.off(`ops:${id}`, onOps);
       this.bus.off(`presence:${id}`, onPresence);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
