@@ -87,7 +87,12 @@ describe('drafts', () => {
     expect(ops.map((o) => o.seq)).toEqual([1, 2, 3, 4]);
     const stored = await new Drafts(handle.db).get(d.id, null);
     expect(stored.seq).toBe(4);
-    expect(applyDraftOps(graph, ops.map((o) => o.op))).toEqual(stored.graph);
+    expect(
+      applyDraftOps(
+        graph,
+        ops.map((o) => o.op),
+      ),
+    ).toEqual(stored.graph);
   });
 
   it('hides another project’s draft and refuses empty submissions', async () => {
