@@ -4,6 +4,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Radio, Users } from 'lucide-react';
 import { useState } from 'react';
+import { useBlockedReason } from '../hooks/use-access.ts';
 import type { LiveIdentity } from '../live/identity.ts';
 import { setLiveName } from '../live/identity.ts';
 import { absolute, CopyField } from '../team/copy-field.tsx';
@@ -37,6 +38,7 @@ export function LiveBar({
 }) {
   const trpc = useTRPC();
   const local = useMe().data?.mode === 'local';
+  const blocked = useBlockedReason('researcher', 'co-edit harnesses');
   const [naming, setNaming] = useState(false);
   const create = useMutation(
     trpc.drafts.create.mutationOptions({ onSuccess: (d) => onJoin(d.id) }),
@@ -47,13 +49,18 @@ export function LiveBar({
         <Button
           variant="outline"
           size="sm"
-          disabled={create.isPending || live.loading}
+          disabled={create.isPending || live.loading || Boolean(blocked)}
           onClick={() => create.mutate({ graph: toDraft(graph), harnessId: harnessId ?? null })}
           data-testid="live-start"
           title="Edit this graph together: others who open the link see every edit live"
         >
           <Users /> {live.loading ? 'Joining…' : 'Co-edit live'}
         </Button>
+        {blocked ? (
+          <span className="text-xs text-muted-foreground" data-testid="live-blocked">
+            {blocked}
+          </span>
+        ) : null}
         <ErrorNote error={create.error ?? (live.error ? { message: live.error } : null)} />
       </div>
     );

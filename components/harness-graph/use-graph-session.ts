@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { Presence } from '../../contracts/draft.ts';
 import { historyKey, isTypingTarget } from '../hooks/keys.ts';
 import { useLiveIdentity } from '../live/identity.ts';
-import { useTRPC } from '../trpc/client.tsx';
+import { UNBATCHED, useTRPC, useTRPCClient } from '../trpc/client.tsx';
 import {
   dropSent,
   fromDraft,
@@ -31,9 +31,22 @@ class SessionStore {
     return () => this.listeners.delete(l);
   };
   get = () => this.s;
-  set(next: Session) {
+  private pending: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * `later`: React hears of it after the current task, so a request started in this event goes
+   * out before the (costly) render of the edit here.
+   */
+  set(next: Session, o: { later?: boolean } = {}) {
     if (next === this.s) return;
     this.s = next;
+    if (o.later) {
+      this.pending ??= setTimeout(() => {
+        this.pending = undefined;
+        this.notify();
+      }, 0);
+    } else this.notify();
+  }
+  private notify() {
     for (const l of this.listeners) l();
   }
 }
@@ -118,19 +131,19 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
     ),
   );
 
-  // Sending: one batch in flight at a time, so this tab's edits reach the server in its order.
-  const submit = useMutation(trpc.drafts.submit.mutationOptions());
+  // Sending: one batch in flight at a time, so this tab's edits reach the server in its order. The
+  // request starts inside the edit's own event, on a connection of its own (not batched), before
+  // React renders the edit here: that render must not delay the others seeing it.
+  const client = useTRPCClient();
   const inflight = useRef(false);
   const [sendError, setSendError] = useState<string | null>(null);
-  const submitRef = useRef(submit.mutateAsync);
-  submitRef.current = submit.mutateAsync;
   // When the oldest edit not yet sent was made (a batch is as late as its oldest edit).
   const oldestUnsent = useRef<number | null>(null);
   const flush = useCallback(() => {
     if (inflight.current || !joined) return;
     const t = takeUnsent(store.s);
     if (!t) return;
-    store.set(t.session);
+    store.set(t.session, { later: true });
     const made = oldestUnsent.current ?? Date.now();
     oldestUnsent.current = null;
     const timings = liveTimings();
@@ -139,8 +152,8 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
     });
     inflight.current = true;
     const seqs = new Set(t.batch.ops.map((_, i) => t.batch.clientSeq + i));
-    submitRef
-      .current({ draftId: joined.id, clientId: me.clientId, ...t.batch })
+    client.drafts.submit
+      .mutate({ draftId: joined.id, clientId: me.clientId, ...t.batch }, UNBATCHED.trpc)
       .then(
         () => setSendError(null),
         (e: unknown) => {
@@ -152,12 +165,12 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
         inflight.current = false;
         flush();
       });
-  }, [joined, store, me.clientId]);
+  }, [joined, store, me.clientId, client]);
 
   const run = useCallback(
     (cmd: Command, coalesceKey?: string) => {
       if (store.s.live) oldestUnsent.current ??= Date.now();
-      store.set(localEdit(store.s, cmd, { coalesceKey }));
+      store.set(localEdit(store.s, cmd, { coalesceKey }), { later: store.s.live });
       flush();
     },
     [store, flush],
@@ -165,7 +178,7 @@ export function useGraphSession(initial: Graph, draftId: string | undefined) {
   const step = useCallback(
     (which: 'undo' | 'redo') => {
       if (store.s.live) oldestUnsent.current ??= Date.now();
-      store.set(undoStep(store.s, which));
+      store.set(undoStep(store.s, which), { later: store.s.live });
       flush();
     },
     [store, flush],
