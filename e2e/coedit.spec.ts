@@ -175,10 +175,6 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
     `${JSON.stringify({ unit: 'ms', goal: 500, median, max, loadAverage1m: load, edits: timings }, null, 2)}\n`,
   );
   console.log(`co-editing latency (ms): ${JSON.stringify(timings)}; median ${median}, max ${max}`);
-  // The goal is 500 ms; the machine's load (2 cores shared with other suites) is recorded beside
-  // the figures. The median must meet it; no edit may take three times as long.
-  expect(median).toBeLessThan(500);
-  expect(max).toBeLessThan(1500);
 
   // Simultaneous conflicting edits: both set the chain's mode, both edit the code on different
   // lines, both move the environment — at the same moment. Both end on one graph, the server's.
@@ -250,4 +246,9 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
     await alice.goto(path);
     await expect(bob).toHaveURL(new RegExp(`${path.replace(/[/]/g, '\\/')}$`), { timeout: 5000 });
   }
+
+  // The goal is 500 ms; the machine's load (2 cores shared with other suites) is recorded beside
+  // the figures. The median must meet it; no edit may take three times as long.
+  expect(median).toBeLessThan(500);
+  expect(max).toBeLessThan(1500);
 });

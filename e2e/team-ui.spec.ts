@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { snap } from './helpers.ts';
+import { snap, trpcMutation } from './helpers.ts';
 
 const PORT = 3213;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -162,6 +162,28 @@ test('the team journey through the page: invite, accept, launch, share, banner, 
   const dead = await visitor.goto(shareUrl);
   expect(dead?.status()).toBe(410);
   await expect(visitor.locator('body')).toContainText('invalid, revoked or expired');
+
+  // A harness version shared from the editor's page opens read-only on a page of its own.
+  const made = await trpcMutation<{ harnessId: string; version: { id: string } }>(
+    admin,
+    'harnesses.create',
+    {
+      name: 'Shared stack',
+      spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+    },
+  );
+  await admin.goto(`/harnesses/${made.harnessId}`);
+  await admin.getByTestId('share-button').click();
+  await admin.getByTestId('share-create').click();
+  const versionUrl = await admin.getByTestId('share-link').inputValue();
+  await admin.keyboard.press('Escape');
+  const guest = await (await browser.newContext()).newPage();
+  await guest.goto(versionUrl);
+  await expect(guest).toHaveURL(`${BASE}/harnesses/versions/${made.version.id}`);
+  await expect(guest.getByTestId('share-banner')).toContainText('shared harness version');
+  await expect(guest.getByTestId('version-title')).toContainText('Shared stack · v1');
+  await expect(guest.getByTestId('version-graph').locator('.react-flow__node')).toHaveCount(2);
+  await expect(guest.getByTestId('main-nav').locator('a')).toHaveText('Shared harness version');
 
   // The audit, from the admin's navigation: people by email, a filter by person, object links.
   await admin.getByTestId('main-nav').getByText('Audit').click();

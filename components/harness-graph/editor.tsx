@@ -70,7 +70,10 @@ function useEditor(initial: Graph, harnessId: string | undefined) {
   const h = useGraphSession(initial, draftId);
   const spec = useMemo(() => graphToSpec(h.graph), [h.graph]);
   const selectedId = url.get('node');
-  const select = (id: string | null) => url.set({ node: id });
+  // Selecting is frequent: the URL changes in place (history.replaceState, which Next's
+  // useSearchParams follows) instead of a router navigation, which would render the page on the
+  // server again at every click.
+  const select = (id: string | null) => replaceParam('node', id);
   const requestFit = useFitView();
   // Whether the spec runs, asked of the server; nodes with problems show them.
   const validation = useSpecValidation(spec, h.graph);
@@ -124,6 +127,13 @@ function useEditor(initial: Graph, harnessId: string | undefined) {
       requestFit(fit);
     },
   };
+}
+
+function replaceParam(key: string, value: string | null): void {
+  const url = new URL(window.location.href);
+  if (value === null) url.searchParams.delete(key);
+  else url.searchParams.set(key, value);
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
 }
 
 /** Reports this tab's viewport (for "follow me") and takes the presenter's when following. */
