@@ -133,7 +133,8 @@ function replaceParam(key: string, value: string | null): void {
   const url = new URL(window.location.href);
   if (value === null) url.searchParams.delete(key);
   else url.searchParams.set(key, value);
-  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+  // No state of Next's own (`__NA`): Next then takes it as an app update and syncs its router.
+  if (url.href !== window.location.href) window.history.replaceState(null, '', url);
 }
 
 /** Reports this tab's viewport (for "follow me") and takes the presenter's when following. */
