@@ -177,7 +177,7 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   console.log(`co-editing latency (ms): ${JSON.stringify(timings)}; median ${median}, max ${max}`);
 
   // Simultaneous conflicting edits: both set the chain's mode, both edit the code on different
-  // lines, both move the environment — at the same moment. Both end on one graph, the server's.
+  // lines, both move the environment (up, clear of the other nodes) — at the same moment. Both end on one graph, the server's.
   await node(alice, 'chain').click();
   await node(bob, 'chain').click();
   const envA = (await alice.locator('[data-testid="rf__node-env"]').boundingBox())!;
@@ -188,16 +188,18 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
     (async () => {
       await alice.mouse.move(envA.x + 30, envA.y + 20);
       await alice.mouse.down();
-      await alice.mouse.move(envA.x + 30, envA.y + 220, { steps: 5 });
+      await alice.mouse.move(envA.x + 30, envA.y - 140, { steps: 5 });
       await alice.mouse.up();
     })(),
     (async () => {
       await bob.mouse.move(envB.x + 30, envB.y + 20);
       await bob.mouse.down();
-      await bob.mouse.move(envB.x + 30, envB.y - 60, { steps: 5 });
+      await bob.mouse.move(envB.x + 30, envB.y - 70, { steps: 5 });
       await bob.mouse.up();
     })(),
   ]);
+  // Both views fitted again (the drags may have moved nodes out of the canvas' window).
+  for (const p of [alice, bob]) await p.locator('.react-flow__controls-fitview').click();
   await node(alice, 'contract').click();
   await node(bob, 'contract').click();
   await Promise.all([
@@ -226,6 +228,7 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
     graph: { nodes: { id: string; kind: string; data: Record<string, unknown> }[] };
   }>(alice, 'drafts.byId', { draftId });
   const mode = server.graph.nodes.find((n) => n.kind === 'chain')?.data.mode;
+  for (const p of [alice, bob]) await p.locator('.react-flow__controls-fitview').click();
   await node(alice, 'chain').click();
   await node(bob, 'chain').click();
   await expect(alice.getByTestId('chain-mode')).toHaveValue(String(mode));
