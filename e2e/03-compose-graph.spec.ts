@@ -2,7 +2,7 @@
 // HarnessSpec (export equals the spec, import round-trips), hook code checked with line numbers,
 // undo/redo, auto-layout, named immutable versions with a diff.
 import { expect, type Page, test } from '@playwright/test';
-import { connectNodes, setEditorText, snap } from './helpers.ts';
+import { clickEdge, connectNodes, setEditorText, snap } from './helpers.ts';
 
 const TASK = 'eval_seen-001';
 
@@ -46,7 +46,7 @@ test('compose, check, undo, lay out, export/import and version a harness graph',
 
   // Unplug the environment from the output (Delete removes the edge, not the contract that was
   // selected before it), then wire env -> contract -> output.
-  await page.getByTestId('rf__edge-e:env->output:env').click();
+  await clickEdge(page, 'e:env->output:env');
   await page.keyboard.press('Delete');
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
   await expect(page.locator('.react-flow__node')).toHaveCount(3);

@@ -112,3 +112,18 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(text);
 }
+
+/** Clicks an edge at the middle of its path, as a person does (a level edge has no height, so
+ * Playwright would call its element invisible). */
+export async function clickEdge(page: Page, id: string): Promise<void> {
+  const path = page.locator(`[data-testid="rf__edge-${id}"] path.react-flow__edge-path`);
+  await path.waitFor({ state: 'attached' });
+  const point = await path.evaluate((el) => {
+    const p = el as SVGPathElement;
+    const mid = p.getPointAtLength(p.getTotalLength() / 2);
+    const m = p.getScreenCTM();
+    if (!m) throw new Error('edge not on screen');
+    return { x: mid.x * m.a + mid.y * m.c + m.e, y: mid.x * m.b + mid.y * m.d + m.f };
+  });
+  await page.mouse.click(point.x, point.y);
+}

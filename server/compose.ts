@@ -12,6 +12,7 @@ import { bridgesFromConfig, warnLeftOut } from './bridges.ts';
 import { Catalogue } from './catalogue.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
+import { Drafts } from './harnesses/drafts.ts';
 import { PlaySessions } from './play/sessions.ts';
 import { rigQueueName } from './rigger/bullmq.ts';
 import { RigJobs } from './rigger/jobs.ts';
@@ -32,6 +33,8 @@ export interface Services {
   readonly events: RunEvents;
   readonly rollouts: Rollouts;
   readonly accounts: Accounts;
+  /** Live co-editing of harness drafts, presence and "follow me". */
+  readonly drafts: Drafts;
   /** The built-in bridges and the configured environment servers (REMOTE_ENVS). */
   readonly bridges: BridgeRegistry;
   readonly catalogue: Catalogue;
@@ -108,6 +111,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
     events,
     rollouts,
     accounts: new Accounts(db, authOptions(cfg)),
+    drafts: new Drafts(db),
     bridges,
     catalogue: new Catalogue(bridges),
     studio,

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { modeLine } from './auth/mode.ts';
 import { composeServices, type Services } from './compose.ts';
 import { config } from './config.ts';
 import { loadDemo } from './demo.ts';
@@ -19,6 +20,7 @@ async function startServices(): Promise<Services> {
   const services = await composeServices({ config: config() });
   // Team mode's first start: the configured admin and a default project.
   await services.accounts.ensureAdmin();
+  console.log(await modeLine(services.accounts));
   // Runs and rigs a previous process left unfinished are dispatched again: each episode is recorded
   // once, and each rig goes on from the rows it wrote.
   const resumed = await services.resumeUnfinished();

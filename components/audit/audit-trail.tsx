@@ -1,9 +1,13 @@
 'use client';
 // The audit trail: who did what, on what and when — every team-mode mutation (launches, cancels,
-// approvals and rejections with their reason, invites, share links), newest first, by page.
+// approvals and rejections with their reason, invites, members, share links), newest first, by
+// page. People by email; filters by person, kind and date (in the URL); objects link to their page.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useUrlState } from '../hooks/use-url-state.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Button } from '../ui/button.tsx';
+import { Input, Select } from '../ui/input.tsx';
 import { EmptyState, ErrorNote, PageHeader, Skeleton } from '../ui/misc.tsx';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table.tsx';
 
@@ -15,12 +19,26 @@ function summariseDetails(details: unknown): string {
     .join(' · ');
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 export function AuditTrail() {
   const trpc = useTRPC();
+  const url = useUrlState();
   const me = useQuery(trpc.auth.me.queryOptions());
+  const actor = url.get('who');
+  const kind = url.get('kind');
+  const from = url.get('from');
+  const to = url.get('to');
+  const filters = {
+    ...(actor ? { actor } : {}),
+    ...(kind && /^[a-zA-Z]+$/.test(kind) ? { kind } : {}),
+    ...(from && DAY.test(from) ? { from } : {}),
+    ...(to && DAY.test(to) ? { to } : {}),
+  };
+  const facets = useQuery(trpc.auth.auditFacets.queryOptions());
   const pages = useInfiniteQuery(
     trpc.auth.audit.infiniteQueryOptions(
-      { limit: 50 },
+      { limit: 50, ...filters },
       { getNextPageParam: (last) => last.nextCursor ?? undefined },
     ),
   );
@@ -35,13 +53,82 @@ export function AuditTrail() {
             : 'Every change in this project: who did it, when, and to what. Approvals and rejections carry their reason.'
         }
       />
+      <div className="mb-3 flex flex-wrap items-end gap-2" data-testid="audit-filters">
+        <label htmlFor="audit-person" className="flex flex-col gap-1 text-xs text-muted-foreground">
+          Person
+          <Select
+            id="audit-person"
+            className="h-8 w-56"
+            value={actor ?? ''}
+            onChange={(e) => url.set({ who: e.target.value })}
+            data-testid="audit-person"
+          >
+            <option value="">Everyone</option>
+            {(facets.data?.people ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.email ?? p.id}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label htmlFor="audit-kind" className="flex flex-col gap-1 text-xs text-muted-foreground">
+          Kind
+          <Select
+            id="audit-kind"
+            className="h-8 w-40"
+            value={kind ?? ''}
+            onChange={(e) => url.set({ kind: e.target.value })}
+            data-testid="audit-kind"
+          >
+            <option value="">All kinds</option>
+            {(facets.data?.kinds ?? []).map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label htmlFor="audit-from" className="flex flex-col gap-1 text-xs text-muted-foreground">
+          From
+          <Input
+            id="audit-from"
+            type="date"
+            className="h-8 w-40"
+            value={from ?? ''}
+            onChange={(e) => url.set({ from: e.target.value })}
+            data-testid="audit-from"
+          />
+        </label>
+        <label htmlFor="audit-to" className="flex flex-col gap-1 text-xs text-muted-foreground">
+          To
+          <Input
+            id="audit-to"
+            type="date"
+            className="h-8 w-40"
+            value={to ?? ''}
+            onChange={(e) => url.set({ to: e.target.value })}
+            data-testid="audit-to"
+          />
+        </label>
+        {actor || kind || from || to ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => url.set({ who: null, kind: null, from: null, to: null })}
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </div>
       {pages.isPending ? (
         <Skeleton className="h-32" />
       ) : pages.error ? (
         <ErrorNote error={pages.error} />
       ) : pages.data.pages[0]?.items.length === 0 ? (
-        <EmptyState title="Nothing recorded yet">
-          Actions appear here as people take them.
+        <EmptyState title="Nothing recorded">
+          {Object.keys(filters).length
+            ? 'No action matches these filters.'
+            : 'Actions appear here as people take them.'}
         </EmptyState>
       ) : (
         <>
@@ -61,9 +148,23 @@ export function AuditTrail() {
                 .map((row) => (
                   <TR key={row.id} data-testid="audit-row">
                     <TD className="whitespace-nowrap">{new Date(row.at).toLocaleString()}</TD>
-                    <TD className="font-mono text-xs">{row.actor}</TD>
+                    <TD className="text-xs" data-testid="audit-who">
+                      {row.actorEmail ?? row.actor}
+                    </TD>
                     <TD>{row.action}</TD>
-                    <TD className="font-mono text-xs">{row.target ?? ''}</TD>
+                    <TD className="font-mono text-xs">
+                      {row.targetHref ? (
+                        <Link
+                          href={row.targetHref}
+                          className="text-primary hover:underline"
+                          data-testid="audit-target"
+                        >
+                          {row.target}
+                        </Link>
+                      ) : (
+                        (row.target ?? '')
+                      )}
+                    </TD>
                     <TD className="text-muted-foreground">{summariseDetails(row.details)}</TD>
                   </TR>
                 ))}

@@ -9,6 +9,8 @@ import type { ReactNode } from 'react';
 import { FailureBar } from '../charts/failure-bar.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
 import { failureLabel, outcomeVariant, pct, shortId } from '../runs/format.ts';
+import { ShareButton } from '../team/share-button.tsx';
+import { shareOf, useMe } from '../team/use-me.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { Badge } from '../ui/badge.tsx';
@@ -102,14 +104,17 @@ export function CompareView({
   const a = useQuery({ ...trpc.runs.byId.queryOptions({ id: aId }), enabled: Boolean(aId) });
   const b = useQuery({ ...trpc.runs.byId.queryOptions({ id: bId }), enabled: Boolean(bId) });
   const setPair = (x: string, y: string) => router.replace(`/compare?runs=${x}..${y}`);
+  // A share visitor sees the shared pair only (the run pickers list the project's runs).
+  const share = shareOf(useMe().data);
 
   return (
     <div>
       <PageHeader
         title={title}
         description="The same metrics side by side. Changes are marked better or worse; “clear” when the 95% intervals of the two success rates do not overlap."
+        actions={aId && bId ? <ShareButton kind="comparison" ids={[aId, bId]} /> : null}
       />
-      <div className="mb-4 flex flex-wrap items-end gap-4">
+      <div className={share ? 'hidden' : 'mb-4 flex flex-wrap items-end gap-4'}>
         <div className="flex flex-col gap-1">
           <Label>{labels[0]}</Label>
           <RunPicker value={aId} onPick={(id) => setPair(id, bId)} exclude={bId} />

@@ -117,8 +117,8 @@ describe('React Flow changes to edits', () => {
       ],
       edges: [],
     };
-    // chain: 100 + 132 high, output: 20 + 64; 60 below the lowest bottom edge.
-    expect(newNodePosition(placed)).toEqual({ x: 0, y: 292 });
+    // chain: 100 + 176 high, output: 20 + 64; 60 below the lowest bottom edge.
+    expect(newNodePosition(placed)).toEqual({ x: 0, y: 336 });
     expect(newNodePosition({ nodes: [], edges: [] })).toEqual({ x: 0, y: 60 });
   });
 });

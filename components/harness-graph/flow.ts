@@ -21,17 +21,23 @@ export function toFlowNodes(
   view: {
     dragging: Record<string, XY>;
     selectedId: string | undefined;
-    /** Sizes React Flow measured: handed back so a re-render does not hide nodes to re-measure them. */
+    /** Co-editors who selected each node or edge (name and colour). */
+    peers?: Map<string, { name: string; colour: string }[]> | undefined;
+    /** Sizes React Flow measured. */
     measured?: Record<string, Size>;
   },
 ): FlowNode[] {
   return graph.nodes.map((n) => {
     const issue = issues.get(n.id);
+    const peers = view.peers?.get(n.id);
     return {
       id: n.id,
       type: 'harness',
       position: view.dragging[n.id] ?? n.position,
-      data: issue ? { gnode: n, issue } : { gnode: n },
+      // React Flow's own measurement, kept (the minimap draws measured nodes only). Giving sizes
+      // up front instead would skip measuring the handles, and edges to them would not draw.
+      ...(view.measured?.[n.id] ? { measured: view.measured[n.id] } : {}),
+      data: { gnode: n, ...(issue ? { issue } : {}), ...(peers?.length ? { peers } : {}) },
       selected: n.id === view.selectedId,
       deletable: n.kind !== 'output',
       ...(view.measured?.[n.id] ? { measured: view.measured[n.id] } : {}),
@@ -39,16 +45,25 @@ export function toFlowNodes(
   });
 }
 
-export function toFlowEdges(graph: Graph, selectedEdges: string[]): Edge[] {
-  return graph.edges.map((e) => ({
-    id: e.id,
-    source: e.source,
-    target: e.target,
-    targetHandle: e.targetHandle,
-    selected: selectedEdges.includes(e.id),
-    animated: false,
-    label: e.targetHandle === 'env' ? undefined : e.targetHandle,
-  }));
+export function toFlowEdges(
+  graph: Graph,
+  selectedEdges: string[],
+  peers?: Map<string, { name: string; colour: string }[]>,
+): Edge[] {
+  return graph.edges.map((e) => {
+    const peer = peers?.get(e.id)?.[0];
+    const label = e.targetHandle === 'env' ? undefined : e.targetHandle;
+    return {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      targetHandle: e.targetHandle,
+      selected: selectedEdges.includes(e.id),
+      animated: false,
+      label: peer ? `${label ? `${label} · ` : ''}${peer.name}` : label,
+      ...(peer ? { style: { stroke: peer.colour, strokeWidth: 3 } } : {}),
+    };
+  });
 }
 
 export interface Size {

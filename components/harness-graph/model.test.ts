@@ -11,6 +11,7 @@ import {
   hasCycle,
   initHistory,
   layoutInput,
+  NODE_SIZE,
   redo,
   specToGraph,
   subtreeSpec,
@@ -239,6 +240,48 @@ describe('layout', () => {
     expect(pos['env.first.env.env']!.x).toBeLessThan(pos['env.first.env']!.x);
     expect(pos.env!.x).toBeLessThan(pos.output!.x);
     expect(pos['env.first']!.y).toBeLessThan(pos['env.second']!.y);
+  });
+});
+
+/** A stack `depth` layers deep on each leg of a chain (Stage and Contract alternating). */
+function deepStack(depth: number): HarnessSpec {
+  const leg = (task: string) => {
+    let env: HarnessSpec['env'] = { type: 'base', bridge: 'household', task };
+    for (let i = 0; i < depth; i++) {
+      env =
+        i % 2 === 0
+          ? { type: 'contract', code: 'export function filterAction(a) { return a; }', env }
+          : { type: 'stage', actions: [], env };
+    }
+    return env;
+  };
+  return {
+    version: 1,
+    env: {
+      type: 'chain',
+      mode: 'branch',
+      first: leg('a'),
+      second: { type: 'chain', mode: 'sequential', first: leg('b'), second: leg('c') },
+      remedial: leg('d'),
+    },
+  };
+}
+
+describe('auto-layout never overlaps nodes', () => {
+  it.each([1, 4, 9])('deep stacks of %i layers per leg', (depth) => {
+    const g = specToGraph(deepStack(depth));
+    const pos = autoLayout(g);
+    const boxes = g.nodes.map((n) => ({ id: n.id, ...pos[n.id]!, ...NODE_SIZE[n.kind] }));
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const apart =
+          a.x + a.width <= b.x ||
+          b.x + b.width <= a.x ||
+          a.y + a.height <= b.y ||
+          b.y + b.height <= a.y;
+        expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+      }
+    }
   });
 });
 

@@ -274,13 +274,23 @@ export interface LayoutInput {
   edges: { source: string; target: string }[];
 }
 
+/**
+ * Every node is drawn at exactly this size (nodes.tsx), so the auto-layout's boxes are the boxes on
+ * screen and laid-out nodes never overlap. Text inside is at least 12 px at zoom 1.
+ */
 export const NODE_SIZE: Record<NodeKind, { width: number; height: number }> = {
-  base: { width: 240, height: 96 },
-  stage: { width: 240, height: 104 },
-  contract: { width: 240, height: 104 },
-  chain: { width: 240, height: 132 },
-  output: { width: 180, height: 64 },
+  base: { width: 248, height: 96 },
+  stage: { width: 248, height: 96 },
+  contract: { width: 248, height: 96 },
+  chain: { width: 248, height: 176 },
+  output: { width: 184, height: 64 },
 };
+
+/** Where input port `i` of a node with several inputs sits (px from the node's top): its handle
+ * and its label share this line, so they stay aligned. */
+export function portTop(i: number): number {
+  return 68 + i * 30;
+}
 
 export function layoutInput(graph: Graph): LayoutInput {
   // Edges are ordered by the input handle so a chain's legs keep first-above-second.

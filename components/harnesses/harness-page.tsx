@@ -9,6 +9,7 @@ import { SaveSpecForm } from '../harness-graph/save-spec-form.tsx';
 import { ago, shortId } from '../runs/format.ts';
 import { LaunchRunForm } from '../runs/launch-run-form.tsx';
 import { taskHref } from '../tasks/links.ts';
+import { ShareButton } from '../team/share-button.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
 import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
@@ -36,6 +37,7 @@ export function HarnessPage({ id }: { id: string }) {
       <ErrorNote error={h.save.error} />
       <HarnessEditor
         initial={initial}
+        harnessId={harness.id}
         actions={({ spec }) => (
           <SaveSpecForm
             spec={spec}
@@ -90,14 +92,17 @@ function HarnessHeader({ harness: h, current }: { harness: Harness; current: Ver
         </span>
       }
       actions={
-        <Button asChild variant="outline">
-          <Link
-            href={`/harnesses/${h.id}/review?version=${current.version}`}
-            data-testid="review-link"
-          >
-            <ClipboardCheck /> Review & approve
-          </Link>
-        </Button>
+        <>
+          <ShareButton kind="harnessVersion" ids={[current.id]} />
+          <Button asChild variant="outline">
+            <Link
+              href={`/harnesses/${h.id}/review?version=${current.version}`}
+              data-testid="review-link"
+            >
+              <ClipboardCheck /> Review & approve
+            </Link>
+          </Button>
+        </>
       }
     />
   );

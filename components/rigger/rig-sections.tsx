@@ -3,7 +3,8 @@
 // is diagnosis-card.tsx.
 import Link from 'next/link';
 import { taskHref } from '../tasks/links.ts';
-import { BackLink } from '../ui/back-link.tsx';
+import { ShareButton } from '../team/share-button.tsx';
+import { BackLink, ScopedLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { PageHeader } from '../ui/misc.tsx';
@@ -16,6 +17,7 @@ export function RigHeader({ rig: r }: { rig: Rig }) {
   return (
     <PageHeader
       eyebrow={<BackLink href="/rigs">Rigs</BackLink>}
+      actions={<ShareButton kind="rig" ids={[r.id]} />}
       title={
         <span className="flex items-center gap-3">
           Rig <span className="font-mono text-xl">{r.id}</span>
@@ -27,12 +29,12 @@ export function RigHeader({ rig: r }: { rig: Rig }) {
             {r.status}
           </Badge>
           <span className="font-mono">{r.policy}</span> on{' '}
-          <Link
+          <ScopedLink
             href={taskHref(r.bridge, r.displayTaskId)}
             className="font-mono text-primary hover:underline"
           >
             {r.bridge}:{r.taskId}
-          </Link>
+          </ScopedLink>
           <span>
             · {r.designer} designer · K={r.k} · up to {r.maxIterations} iterations
             {r.constraints.defect ? ` · defect: “${r.constraints.defect}”` : ''}

@@ -12,9 +12,11 @@ import { isLlmPolicy } from '../llm/format.ts';
 import { RunLlmCard } from '../llm/run-llm.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
 import { taskHref } from '../tasks/links.ts';
+import { ShareButton } from '../team/share-button.tsx';
+import { shareOf, useMe } from '../team/use-me.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import type { RouterOutputs } from '../trpc/types.ts';
-import { BackLink } from '../ui/back-link.tsx';
+import { BackLink, ScopedLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
@@ -97,6 +99,7 @@ export function RunDetail({ id }: { id: string }) {
 
 /** The run's identity and setup; while in flight, the live stream's state (null once final). */
 function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
+  const share = shareOf(useMe().data);
   return (
     <PageHeader
       eyebrow={<BackLink href="/runs">Runs</BackLink>}
@@ -115,13 +118,13 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
             {r.lineage.tasks.map((t, i) => (
               <span key={t.path} className="flex items-center gap-1">
                 {i > 0 ? <span aria-hidden>→</span> : null}
-                <Link
+                <ScopedLink
                   href={taskHref(t.bridge, t.task)}
                   className="font-mono text-primary hover:underline"
                   data-testid="run-task-link"
                 >
                   {t.bridge}:{t.task}
-                </Link>
+                </ScopedLink>
               </span>
             ))}
           </span>
@@ -136,6 +139,7 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
       }
       actions={
         <>
+          <ShareButton kind="run" ids={[r.id]} />
           {live !== null ? (
             <span
               className="flex items-center gap-1.5 text-sm text-info"
@@ -146,11 +150,14 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
               {live === 'pending' ? 'Live' : 'Connecting…'}
             </span>
           ) : null}
-          <Button variant="outline" asChild>
-            <Link href={`/compare?runs=${r.id}..`}>
-              <GitCompare /> Compare…
-            </Link>
-          </Button>
+          {/* Comparing picks among the project's runs: not for a share-link visitor. */}
+          {share ? null : (
+            <Button variant="outline" asChild>
+              <Link href={`/compare?runs=${r.id}..`}>
+                <GitCompare /> Compare…
+              </Link>
+            </Button>
+          )}
         </>
       }
     />

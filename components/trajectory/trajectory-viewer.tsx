@@ -8,6 +8,7 @@ import type { StepRecord } from '../../contracts/steps.ts';
 import { BpeRowMark } from '../bpe/bpe-panel.tsx';
 import { EpisodeLlmLine } from '../llm/episode-llm.tsx';
 import { duration, failureLabel, num, outcomeVariant } from '../runs/format.ts';
+import { ShareButton } from '../team/share-button.tsx';
 import { BackLink } from '../ui/back-link.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { cn } from '../ui/cn.ts';
@@ -88,8 +89,11 @@ function TrajectoryHeader({ runId, t }: { runId: string; t: Trajectory }) {
         ) : null
       }
       actions={
-        <div className="flex items-center gap-1 text-xs text-muted-foreground">
-          <Kbd>j</Kbd>/<Kbd>k</Kbd> next / previous step · <Kbd>Esc</Kbd> back to the run
+        <div className="flex items-center gap-3">
+          <div className="flex items-center gap-1 text-xs text-muted-foreground">
+            <Kbd>j</Kbd>/<Kbd>k</Kbd> next / previous step · <Kbd>Esc</Kbd> back to the run
+          </div>
+          {ep ? <ShareButton kind="trajectory" ids={[ep.id]} /> : null}
         </div>
       }
     />

@@ -124,6 +124,12 @@ export const NON_RESOURCE_ID_KEYS: ReadonlySet<string> = new Set([
   // The decision a person saw in force, compared with the one in force on an authorised subject;
   // never looked up on its own.
   'expectedCurrentId',
+  // A member of the caller's active project (the service looks it up there only).
+  'userId',
+  // Live co-editing: a draft is looked up in the caller's project by its service; the client's
+  // own id for its connection.
+  'draftId',
+  'clientId',
 ]);
 
 /** Every resource an input names under a reserved key, anywhere in it (deduplicated). */

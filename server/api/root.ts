@@ -1,6 +1,7 @@
 // The app router: one sub-router per domain noun. The studio imports only the AppRouter type.
 import { authRouter } from '../auth/router.ts';
 import { auditsRouter } from './routers/audits.ts';
+import { draftsRouter, followRouter } from './routers/drafts.ts';
 import { harnessesRouter } from './routers/harnesses.ts';
 import { lintRouter } from './routers/lint.ts';
 import { playRouter } from './routers/play.ts';
@@ -25,6 +26,8 @@ export const appRouter = router({
   serving: servingRouter,
   lint: lintRouter,
   audits: auditsRouter,
+  drafts: draftsRouter,
+  follow: followRouter,
 });
 
 export type AppRouter = typeof appRouter;

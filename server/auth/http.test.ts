@@ -160,6 +160,24 @@ describe('sessions end at sign-out (issue 16 item 7)', () => {
     expect((await get(byId(runId), session)).status).toBe(200);
   });
 
+  it('a sign-out link works from the studio; followed from another site it only offers the button', async () => {
+    const session = await signedIn();
+    const foreign = await fetch(`${base}/signout`, {
+      redirect: 'manual',
+      headers: { cookie: session, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(foreign.status).toBe(200);
+    expect(await foreign.text()).toContain('data-testid="signout-confirm"');
+    expect((await get(byId(runId), session)).status).toBe(200);
+    const link = await fetch(`${base}/signout`, {
+      redirect: 'manual',
+      headers: { cookie: session, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(link.status).toBe(303);
+    expect(link.headers.get('location')).toBe('/signin');
+    expect((await get(byId(runId), session)).status).toBe(401);
+  });
+
   it('too many wrong passwords answer 429 with Retry-After', async () => {
     const statuses: number[] = [];
     let retry: string | null = null;

@@ -128,13 +128,11 @@ export async function sharePath(db: Db, share: Pick<ShareScope, 'kind' | 'ids'>)
       });
       return ep ? `/runs/${ep.runId}/episodes/${share.ids[0]}` : '/';
     }
-    case 'harnessVersion': {
-      const v = await db.harnessVersion.findUnique({
-        where: { id: share.ids[0] },
-        select: { harnessId: true },
-      });
-      return v ? `/harnesses/${v.harnessId}?version=${share.ids[0]}` : '/';
-    }
+    case 'harnessVersion':
+      // A read-only page of the version (the harness page itself needs a member).
+      return `/harnesses/versions/${share.ids[0]}`;
+    case 'rig':
+      return `/rigs/${share.ids[0]}`;
   }
 }
 
@@ -183,6 +181,23 @@ async function signOutRoute(accounts: Accounts, req: IncomingMessage, res: Serve
   const token = parseCookies(req.headers.cookie)[SESSION_COOKIE];
   if (token) await accounts.signOut(token);
   redirect(res, '/signin', [cookie(SESSION_COOKIE, '', 0), cookie(PROJECT_COOKIE, '', 0)]);
+  return true;
+}
+
+/**
+ * Sign-out from a link (the user menu's). A link followed from this studio, or typed, signs out at
+ * once; one followed from another site only shows the sign-out button, so a foreign page cannot end
+ * a session by linking here.
+ */
+async function signOutLink(accounts: Accounts, req: IncomingMessage, res: ServerResponse) {
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'same-origin' || site === 'none') return signOutRoute(accounts, req, res);
+  page(
+    res,
+    200,
+    'Sign out',
+    '<form method="post" action="/signout"><button type="submit" data-testid="signout-confirm">Sign out</button></form>',
+  );
   return true;
 }
 
@@ -285,6 +300,7 @@ async function authRoute(
   const path = url.pathname;
   if (path === '/signin') return signInRoute(accounts, req, res, url);
   if (path === '/signout' && req.method === 'POST') return signOutRoute(accounts, req, res);
+  if (path === '/signout' && req.method === 'GET') return signOutLink(accounts, req, res);
   const invite = /^\/invite\/([\w-]+)$/.exec(path);
   if (invite?.[1]) return inviteRoute(accounts, req, res, invite[1]);
   const share = /^\/share\/([\w-]+\.[\w-]+)$/.exec(path);

@@ -94,6 +94,37 @@ export async function shareCovers(
       return false;
     case 'harnessVersion':
       return r.kind === 'harnessVersion' && share.ids.includes(r.id);
+    case 'rig':
+      return rigCovers(db, share.ids, r);
+  }
+}
+
+/**
+ * A shared rig opens its page and what that page links to inside it: its candidates, its baseline
+ * and validation runs and their episodes.
+ */
+async function rigCovers(db: Db, rigIds: string[], r: ResourceRef): Promise<boolean> {
+  switch (r.kind) {
+    case 'rig':
+      return rigIds.includes(r.id);
+    case 'candidate': {
+      const c = await db.candidate.findUnique({ where: { id: r.id }, select: { rigId: true } });
+      return c !== null && rigIds.includes(c.rigId);
+    }
+    case 'run':
+    case 'episode': {
+      const runId = r.kind === 'run' ? r.id : await runOfEpisode(db, r.id);
+      if (!runId) return false;
+      const n = await db.rig.count({
+        where: {
+          id: { in: rigIds },
+          OR: [{ baselineRunId: runId }, { candidates: { some: { validationRunId: runId } } }],
+        },
+      });
+      return n > 0;
+    }
+    default:
+      return false;
   }
 }
 

@@ -11,10 +11,20 @@ import {
   viewerProcedure,
 } from '../api/trpc.ts';
 import { InvalidInputError } from '../errors.ts';
+import { sharePath } from './http.ts';
 import { assertAccessible, type ResourceKind } from './resources.ts';
 import { ShareKindSchema } from './tokens.ts';
 
 const RoleSchema = z.enum(['viewer', 'researcher', 'admin']);
+
+const DAY_MS = 24 * 3600_000;
+const DaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is YYYY-MM-DD');
+
+/** The active project of an admin call (the admin middleware refused a caller without one). */
+function projectOf(projectId: string | null): string {
+  if (!projectId) throw new InvalidInputError('choose a project first');
+  return projectId;
+}
 
 function teamOnly(teamMode: boolean, what: string): void {
   if (!teamMode) throw new InvalidInputError(`${what} exist only in team mode (set AUTH_SECRET)`);
@@ -26,6 +36,7 @@ const SHARED_KIND: Record<z.infer<typeof ShareKindSchema>, ResourceKind> = {
   comparison: 'run',
   trajectory: 'episode',
   harnessVersion: 'harnessVersion',
+  rig: 'rig',
 };
 
 export const authRouter = router({
@@ -43,11 +54,22 @@ export const authRouter = router({
     const user = a.kind === 'member' ? await ctx.services.accounts.loadUser(a.userId) : undefined;
     return {
       mode: 'team' as const,
-      user: user ? { id: user.id, email: user.email, name: user.name } : null,
+      user: user
+        ? { id: user.id, email: user.email, name: user.name, instanceAdmin: user.role === 'admin' }
+        : null,
       projects: user?.memberships ?? [],
       projectId: a.projectId,
       role: a.role,
-      share: a.kind === 'share' ? { kind: a.share.kind, ids: a.share.ids } : null,
+      share:
+        a.kind === 'share'
+          ? {
+              kind: a.share.kind,
+              ids: a.share.ids,
+              expiresAt: a.share.expiresAt,
+              // The shared page, which the visitor's reduced navigation links to.
+              path: await sharePath(ctx.db, a.share),
+            }
+          : null,
     };
   }),
 
@@ -80,9 +102,43 @@ export const authRouter = router({
         email: z.string().email().optional(),
       }),
     )
-    .mutation(({ input, ctx }) => {
+    .mutation(async ({ input, ctx }) => {
       teamOnly(ctx.services.accounts.teamMode, 'invites');
-      return ctx.services.accounts.createInvite({ ...input, by: ctx.actor });
+      const invite = await ctx.services.accounts.createInvite({ ...input, by: ctx.actor });
+      // Single use: the path holds the only copy of the token (the database keeps its hash).
+      return { ...invite, path: `/invite/${invite.token}` };
+    }),
+
+  /** The active project's members and open invites (admins). */
+  members: adminProcedure.query(({ ctx }) => {
+    teamOnly(ctx.services.accounts.teamMode, 'members');
+    return ctx.services.accounts.members(projectOf(ctx.auth.projectId));
+  }),
+
+  /** Changes a member's role in the active project; the last admin cannot be demoted. */
+  setMemberRole: adminProcedure
+    .input(z.object({ userId: z.string().min(1), role: RoleSchema }))
+    .mutation(({ input, ctx }) => {
+      teamOnly(ctx.services.accounts.teamMode, 'members');
+      return ctx.services.accounts.setMemberRole({
+        projectId: projectOf(ctx.auth.projectId),
+        userId: input.userId,
+        role: input.role,
+        by: ctx.actor,
+      });
+    }),
+
+  /** Removes a member from the active project; the last admin cannot be removed. */
+  removeMember: adminProcedure
+    .input(z.object({ userId: z.string().min(1) }))
+    .mutation(({ input, ctx }) => {
+      teamOnly(ctx.services.accounts.teamMode, 'members');
+      return ctx.services.accounts.setMemberRole({
+        projectId: projectOf(ctx.auth.projectId),
+        userId: input.userId,
+        role: null,
+        by: ctx.actor,
+      });
     }),
 
   /** A signed, expiring link that opens one run, trajectory, comparison or harness version. */
@@ -147,6 +203,16 @@ export const authRouter = router({
             .regex(/^\d{1,18}$/, 'must be the nextCursor of an earlier page')
             .nullish(),
           limit: z.number().int().min(1).max(200).default(50),
+          /** One person: a user id. */
+          actor: z.string().min(1).max(100).optional(),
+          /** One kind of action: its first word (`runs`, `harnesses`, `auth` …). */
+          kind: z
+            .string()
+            .regex(/^[a-zA-Z]+$/, 'a kind is one word, e.g. runs')
+            .optional(),
+          /** Days, inclusive: YYYY-MM-DD. */
+          from: DaySchema.optional(),
+          to: DaySchema.optional(),
         })
         .optional(),
     )
@@ -155,6 +221,17 @@ export const authRouter = router({
         limit: input?.limit ?? 50,
         ...(input?.cursor ? { cursor: input.cursor } : {}),
         ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
+        ...(input?.actor ? { actor: input.actor } : {}),
+        ...(input?.kind ? { kind: input.kind } : {}),
+        ...(input?.from ? { from: new Date(`${input.from}T00:00:00.000Z`) } : {}),
+        ...(input?.to
+          ? { to: new Date(new Date(`${input.to}T00:00:00.000Z`).getTime() + DAY_MS) }
+          : {}),
       }),
     ),
+
+  /** The people and kinds of action the project's audit trail holds (the filters' choices). */
+  auditFacets: viewerProcedure.query(({ ctx }) =>
+    ctx.services.accounts.auditFacets(ctx.auth.projectId ?? undefined),
+  ),
 });

@@ -4,6 +4,7 @@
 // router, the sign-in pages and the CLI.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
+import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/queries.ts';
 import {
@@ -39,6 +40,53 @@ export interface AuthOptions {
 class TakenError extends DomainError {
   override readonly kind = 'conflict';
   override name = 'TakenError';
+}
+
+/** A change the current state refuses (the project's last admin). */
+class ConflictError extends DomainError {
+  override readonly kind = 'conflict';
+  override name = 'ConflictError';
+}
+
+export interface AuditQuery {
+  projectId?: string;
+  cursor?: string;
+  limit: number;
+  /** A user id (or `anonymous`, `local`). */
+  actor?: string;
+  /** The action's first word (`runs`, `harnesses`, `auth` …). */
+  kind?: string;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+/** The studio page of each audited object that has one (runs, harnesses, versions, rigs …). */
+async function auditTargetHrefs(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const want = [...new Set(ids)];
+  if (want.length === 0) return out;
+  const inIds = { id: { in: want } };
+  const [runs, episodes, harnesses, versions, rigs, candidates, banks] = await Promise.all([
+    db.run.findMany({ where: inIds, select: { id: true } }),
+    db.episode.findMany({ where: inIds, select: { id: true, runId: true } }),
+    db.harness.findMany({ where: inIds, select: { id: true } }),
+    db.harnessVersion.findMany({
+      where: inIds,
+      select: { id: true, harnessId: true, version: true },
+    }),
+    db.rig.findMany({ where: inIds, select: { id: true } }),
+    db.candidate.findMany({ where: inIds, select: { id: true, rigId: true } }),
+    db.skillBank.findMany({ where: inIds, select: { id: true } }),
+  ]);
+  for (const r of runs) out.set(r.id, `/runs/${r.id}`);
+  for (const e of episodes) out.set(e.id, `/runs/${e.runId}/episodes/${e.id}`);
+  for (const h of harnesses) out.set(h.id, `/harnesses/${h.id}`);
+  for (const v of versions) out.set(v.id, `/harnesses/${v.harnessId}?version=${v.version}`);
+  for (const r of rigs) out.set(r.id, `/rigs/${r.id}`);
+  for (const c of candidates) out.set(c.id, `/rigs/${c.rigId}/candidates/${c.id}`);
+  for (const b of banks) out.set(b.id, `/skills/${b.id}`);
+  return out;
 }
 
 export function authOptions(c: Config): AuthOptions {
@@ -352,17 +400,152 @@ export class Accounts {
     await writeAudit(this.db, o);
   }
 
-  async listAudit(o: { projectId?: string; cursor?: string; limit: number }) {
+  /**
+   * A page of the audit trail, newest first, with who by email and a link to each object. Filters:
+   * one person (user id), one kind (the action's first word: `runs`, `harnesses`, `auth` …) and a
+   * date range (inclusive days).
+   */
+  async listAudit(o: AuditQuery) {
     const d = this.db;
+    const where: Prisma.AuditLogWhereInput = {
+      ...(o.projectId ? { projectId: o.projectId } : {}),
+      ...(o.actor ? { actor: o.actor } : {}),
+      ...(o.kind ? { action: { startsWith: `${o.kind}.` } } : {}),
+      ...(o.from || o.to
+        ? { at: { ...(o.from ? { gte: o.from } : {}), ...(o.to ? { lt: o.to } : {}) } }
+        : {}),
+    };
     const rows = await d.auditLog.findMany({
-      where: o.projectId ? { projectId: o.projectId } : {},
+      where,
       orderBy: { id: 'desc' },
       take: o.limit + 1,
       ...(o.cursor ? { cursor: { id: BigInt(o.cursor) }, skip: 1 } : {}),
     });
-    const items = rows.slice(0, o.limit).map((r) => ({ ...r, id: r.id.toString() }));
+    const page = rows.slice(0, o.limit);
+    const people = await this.peopleByIds(page.map((r) => r.actor));
+    const hrefs = await auditTargetHrefs(
+      d,
+      page.flatMap((r) => (r.target ? [r.target] : [])),
+    );
+    const items = page.map((r) => ({
+      ...r,
+      id: r.id.toString(),
+      actorEmail: people.get(r.actor)?.email ?? null,
+      actorName: people.get(r.actor)?.name ?? null,
+      targetHref: r.target ? (hrefs.get(r.target) ?? null) : null,
+    }));
     const nextCursor = rows.length > o.limit ? (items.at(-1)?.id ?? null) : null;
     return { items, nextCursor };
+  }
+
+  /** What the audit filters offer: the people and the kinds of action recorded in the project. */
+  async auditFacets(projectId: string | undefined) {
+    const where = projectId ? { projectId } : {};
+    const [actors, actions] = await Promise.all([
+      this.db.auditLog.groupBy({ by: ['actor'], where }),
+      this.db.auditLog.groupBy({ by: ['action'], where }),
+    ]);
+    const people = await this.peopleByIds(actors.map((a) => a.actor));
+    return {
+      people: actors
+        .map((a) => ({
+          id: a.actor,
+          email: people.get(a.actor)?.email ?? null,
+          name: people.get(a.actor)?.name ?? null,
+        }))
+        .sort((a, b) => (a.email ?? a.id).localeCompare(b.email ?? b.id)),
+      kinds: [...new Set(actions.map((a) => a.action.split('.')[0] ?? a.action))].sort(),
+    };
+  }
+
+  private async peopleByIds(ids: string[]) {
+    const unique = [...new Set(ids)];
+    const users = unique.length
+      ? await this.db.user.findMany({
+          where: { id: { in: unique } },
+          select: { id: true, email: true, name: true },
+        })
+      : [];
+    return new Map(users.map((u) => [u.id, u]));
+  }
+
+  /** The members of a project and its open invites (unused, unexpired). */
+  async members(projectId: string) {
+    const d = this.db;
+    const [members, invites] = await Promise.all([
+      d.membership.findMany({
+        where: { projectId },
+        orderBy: { createdAt: 'asc' },
+        select: {
+          role: true,
+          createdAt: true,
+          user: { select: { id: true, email: true, name: true } },
+        },
+      }),
+      d.invite.findMany({
+        where: { projectId, usedAt: null, expiresAt: { gt: new Date(this.now()) } },
+        orderBy: { createdAt: 'desc' },
+        select: { id: true, email: true, role: true, expiresAt: true, createdAt: true },
+      }),
+    ]);
+    return {
+      members: members.map((m) => ({
+        userId: m.user.id,
+        email: m.user.email,
+        name: m.user.name,
+        role: m.role,
+        since: m.createdAt,
+      })),
+      invites,
+    };
+  }
+
+  /**
+   * Changes a member's role, or removes them (`role: null`). The project's last admin can be
+   * neither demoted nor removed: the check and the change are one transaction.
+   */
+  async setMemberRole(o: { projectId: string; userId: string; role: TeamRole | null; by: string }) {
+    await this.db.$transaction(async (tx) => {
+      const m = await tx.membership.findUnique({
+        where: { userId_projectId: { userId: o.userId, projectId: o.projectId } },
+        select: { role: true, user: { select: { email: true } } },
+      });
+      if (!m) throw new NotFoundError(`member '${o.userId}' not found in this project`);
+      if (m.role === 'admin' && o.role !== 'admin') {
+        const admins = await tx.membership.count({
+          where: { projectId: o.projectId, role: 'admin' },
+        });
+        if (admins <= 1) {
+          throw new ConflictError(
+            `${m.user.email} is the project's last admin: make someone else admin first`,
+          );
+        }
+      }
+      if (o.role === null) {
+        await tx.membership.delete({
+          where: { userId_projectId: { userId: o.userId, projectId: o.projectId } },
+        });
+      } else {
+        await tx.membership.update({
+          where: { userId_projectId: { userId: o.userId, projectId: o.projectId } },
+          data: { role: o.role },
+        });
+      }
+      await writeAudit(tx, {
+        actor: o.by,
+        action: o.role === null ? 'membership.remove' : 'membership.set',
+        target: o.userId,
+        projectId: o.projectId,
+        details: { email: m.user.email, role: o.role, was: m.role },
+      });
+    });
+  }
+
+  /** Whether any account can administer (for the start log). */
+  async hasAdmin(): Promise<boolean> {
+    const d = this.db;
+    if ((await d.user.count({ where: { role: 'admin' } })) > 0) return true;
+    return (await d.membership.count({ where: { role: 'admin' } })) > 0;
   }
 
   /** First start in team mode: the configured admin, so someone can sign in and invite the rest. */

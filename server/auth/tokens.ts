@@ -15,7 +15,7 @@ export const SessionPayloadSchema = z.object({
   exp: z.number().int(),
 });
 
-export const ShareKindSchema = z.enum(['run', 'trajectory', 'comparison', 'harnessVersion']);
+export const ShareKindSchema = z.enum(['run', 'trajectory', 'comparison', 'harnessVersion', 'rig']);
 export type ShareKind = z.infer<typeof ShareKindSchema>;
 
 /** A share link's token names its ShareLink row; the scope (kind, ids) is read from the row. */
@@ -25,11 +25,11 @@ export const SharePayloadSchema = z.object({
   exp: z.number().int(),
 });
 
-/** What an open share link lets its visitor read: one run, trajectory, comparison or version. */
+/** What an open share link lets its visitor read: one run, trajectory, comparison, version or rig. */
 export interface ShareScope {
   linkId: string;
   kind: ShareKind;
-  /** The shared thing: a run, an episode (trajectory), two runs (comparison) or a harness version. */
+  /** The shared thing: a run, an episode (trajectory), two runs (comparison), a harness version or a rig. */
   ids: string[];
   expiresAt: Date;
 }

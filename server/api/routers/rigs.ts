@@ -3,7 +3,14 @@ import { z } from 'zod';
 import { RigInputSchema } from '../../rigger/loop.ts';
 import { reviewCandidate } from '../../rigger/review.ts';
 import { getRig, listRigs } from '../../rigger/service.ts';
-import { auditAs, owns, researcherProcedure, router, viewerProcedure } from '../trpc.ts';
+import {
+  auditAs,
+  owns,
+  researcherProcedure,
+  router,
+  sharedReadProcedure,
+  viewerProcedure,
+} from '../trpc.ts';
 
 /** The decision the person saw in force (null: pending); a different one in force is a conflict. */
 const ExpectedSchema = z.string().min(1).nullable().optional();
@@ -18,8 +25,8 @@ export const rigsRouter = router({
         ...(ctx.auth.projectId ? { projectId: ctx.auth.projectId } : {}),
       }),
     ),
-  byId: viewerProcedure
-    .use(owns('rig', 'id'))
+  // A share link of the rig opens it too.
+  byId: sharedReadProcedure('rig', 'id')
     .input(z.object({ id: z.string() }))
     .query(({ input, ctx }) => getRig(ctx.services.rigDeps(), input.id)),
   launch: researcherProcedure

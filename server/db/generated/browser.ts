@@ -135,3 +135,14 @@ export type ShareLink = Prisma.ShareLinkModel
  * Sign-in attempts by email and by address: what the sign-in rate limit and its back-off count.
  */
 export type LoginAttempt = Prisma.LoginAttemptModel
+/**
+ * Model HarnessDraft
+ * A harness graph being edited together. The server orders every edit (seq) and keeps the graph
+ * after the last one, so the draft survives a restart; saving makes a version (validated as ever).
+ */
+export type HarnessDraft = Prisma.HarnessDraftModel
+/**
+ * Model HarnessDraftOp
+ * One edit of a draft, in the order the server gave it (contracts/draft.ts DraftOp).
+ */
+export type HarnessDraftOp = Prisma.HarnessDraftOpModel

@@ -177,7 +177,8 @@ export const ShareKind = {
   run: 'run',
   trajectory: 'trajectory',
   comparison: 'comparison',
-  harnessVersion: 'harnessVersion'
+  harnessVersion: 'harnessVersion',
+  rig: 'rig'
 } as const
 
 export type ShareKind = (typeof ShareKind)[keyof typeof ShareKind]

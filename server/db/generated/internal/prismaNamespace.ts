@@ -419,7 +419,9 @@ export const ModelName = {
   AuditLog: 'AuditLog',
   Session: 'Session',
   ShareLink: 'ShareLink',
-  LoginAttempt: 'LoginAttempt'
+  LoginAttempt: 'LoginAttempt',
+  HarnessDraft: 'HarnessDraft',
+  HarnessDraftOp: 'HarnessDraftOp'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -435,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "harness" | "harnessVersion" | "run" | "episode" | "step" | "runEvent" | "audit" | "rig" | "diagnosis" | "candidate" | "approval" | "skillBank" | "skill" | "skillEdit" | "comparison" | "user" | "project" | "membership" | "invite" | "auditLog" | "session" | "shareLink" | "loginAttempt"
+    modelProps: "harness" | "harnessVersion" | "run" | "episode" | "step" | "runEvent" | "audit" | "rig" | "diagnosis" | "candidate" | "approval" | "skillBank" | "skill" | "skillEdit" | "comparison" | "user" | "project" | "membership" | "invite" | "auditLog" | "session" | "shareLink" | "loginAttempt" | "harnessDraft" | "harnessDraftOp"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2141,6 +2143,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    HarnessDraft: {
+      payload: Prisma.$HarnessDraftPayload<ExtArgs>
+      fields: Prisma.HarnessDraftFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HarnessDraftFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HarnessDraftFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        findFirst: {
+          args: Prisma.HarnessDraftFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HarnessDraftFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        findMany: {
+          args: Prisma.HarnessDraftFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>[]
+        }
+        create: {
+          args: Prisma.HarnessDraftCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        createMany: {
+          args: Prisma.HarnessDraftCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HarnessDraftCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>[]
+        }
+        delete: {
+          args: Prisma.HarnessDraftDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        update: {
+          args: Prisma.HarnessDraftUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        deleteMany: {
+          args: Prisma.HarnessDraftDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HarnessDraftUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HarnessDraftUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>[]
+        }
+        upsert: {
+          args: Prisma.HarnessDraftUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftPayload>
+        }
+        aggregate: {
+          args: Prisma.HarnessDraftAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHarnessDraft>
+        }
+        groupBy: {
+          args: Prisma.HarnessDraftGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HarnessDraftGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HarnessDraftCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HarnessDraftCountAggregateOutputType> | number
+        }
+      }
+    }
+    HarnessDraftOp: {
+      payload: Prisma.$HarnessDraftOpPayload<ExtArgs>
+      fields: Prisma.HarnessDraftOpFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HarnessDraftOpFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HarnessDraftOpFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        findFirst: {
+          args: Prisma.HarnessDraftOpFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HarnessDraftOpFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        findMany: {
+          args: Prisma.HarnessDraftOpFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>[]
+        }
+        create: {
+          args: Prisma.HarnessDraftOpCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        createMany: {
+          args: Prisma.HarnessDraftOpCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HarnessDraftOpCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>[]
+        }
+        delete: {
+          args: Prisma.HarnessDraftOpDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        update: {
+          args: Prisma.HarnessDraftOpUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        deleteMany: {
+          args: Prisma.HarnessDraftOpDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HarnessDraftOpUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HarnessDraftOpUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>[]
+        }
+        upsert: {
+          args: Prisma.HarnessDraftOpUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HarnessDraftOpPayload>
+        }
+        aggregate: {
+          args: Prisma.HarnessDraftOpAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHarnessDraftOp>
+        }
+        groupBy: {
+          args: Prisma.HarnessDraftOpGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HarnessDraftOpGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HarnessDraftOpCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HarnessDraftOpCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2563,6 +2713,33 @@ export const LoginAttemptScalarFieldEnum = {
 } as const
 
 export type LoginAttemptScalarFieldEnum = (typeof LoginAttemptScalarFieldEnum)[keyof typeof LoginAttemptScalarFieldEnum]
+
+
+export const HarnessDraftScalarFieldEnum = {
+  id: 'id',
+  harnessId: 'harnessId',
+  projectId: 'projectId',
+  graph: 'graph',
+  seq: 'seq',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type HarnessDraftScalarFieldEnum = (typeof HarnessDraftScalarFieldEnum)[keyof typeof HarnessDraftScalarFieldEnum]
+
+
+export const HarnessDraftOpScalarFieldEnum = {
+  draftId: 'draftId',
+  seq: 'seq',
+  clientId: 'clientId',
+  clientSeq: 'clientSeq',
+  actor: 'actor',
+  op: 'op',
+  at: 'at'
+} as const
+
+export type HarnessDraftOpScalarFieldEnum = (typeof HarnessDraftOpScalarFieldEnum)[keyof typeof HarnessDraftOpScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -3135,6 +3312,8 @@ export type GlobalOmitConfig = {
   session?: Prisma.SessionOmit
   shareLink?: Prisma.ShareLinkOmit
   loginAttempt?: Prisma.LoginAttemptOmit
+  harnessDraft?: Prisma.HarnessDraftOmit
+  harnessDraftOp?: Prisma.HarnessDraftOpOmit
 }
 
 /* Types for Logging */

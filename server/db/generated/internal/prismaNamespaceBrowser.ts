@@ -73,7 +73,9 @@ export const ModelName = {
   AuditLog: 'AuditLog',
   Session: 'Session',
   ShareLink: 'ShareLink',
-  LoginAttempt: 'LoginAttempt'
+  LoginAttempt: 'LoginAttempt',
+  HarnessDraft: 'HarnessDraft',
+  HarnessDraftOp: 'HarnessDraftOp'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -475,6 +477,33 @@ export const LoginAttemptScalarFieldEnum = {
 } as const
 
 export type LoginAttemptScalarFieldEnum = (typeof LoginAttemptScalarFieldEnum)[keyof typeof LoginAttemptScalarFieldEnum]
+
+
+export const HarnessDraftScalarFieldEnum = {
+  id: 'id',
+  harnessId: 'harnessId',
+  projectId: 'projectId',
+  graph: 'graph',
+  seq: 'seq',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type HarnessDraftScalarFieldEnum = (typeof HarnessDraftScalarFieldEnum)[keyof typeof HarnessDraftScalarFieldEnum]
+
+
+export const HarnessDraftOpScalarFieldEnum = {
+  draftId: 'draftId',
+  seq: 'seq',
+  clientId: 'clientId',
+  clientSeq: 'clientSeq',
+  actor: 'actor',
+  op: 'op',
+  at: 'at'
+} as const
+
+export type HarnessDraftOpScalarFieldEnum = (typeof HarnessDraftOpScalarFieldEnum)[keyof typeof HarnessDraftOpScalarFieldEnum]
 
 
 export const SortOrder = {
