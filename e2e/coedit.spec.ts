@@ -10,6 +10,13 @@ import { clickEdge, connectNodes, snap, trpcQuery } from './helpers.ts';
 const node = (p: Page, kind: string) =>
   p.locator('.react-flow__node').filter({ has: p.getByTestId(`node-${kind}`) });
 
+/**
+ * Selects a node as a click on it does. The other person's view is not fitted to nodes someone
+ * else added (the editor pans rather than shrink text), so the node may lie outside the canvas:
+ * a pointer click would make Playwright scroll the canvas's clipped container and shift the graph.
+ */
+const pick = (p: Page, kind: string) => node(p, kind).dispatchEvent('click');
+
 type Timings = {
   sent: { clientId: string; clientSeq: number; at: number }[];
   arrived: { clientId: string; clientSeq: number; at: number }[];
@@ -75,8 +82,10 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   browser,
 }) => {
   test.setTimeout(120_000);
-  const alice = await (await browser.newContext()).newPage();
-  const bob = await (await browser.newContext()).newPage();
+  // Two people at full-HD screens: the graph of the conflict below fits both canvases.
+  const screen = { viewport: { width: 1920, height: 1080 } };
+  const alice = await (await browser.newContext(screen)).newPage();
+  const bob = await (await browser.newContext(screen)).newPage();
   await alice.goto('/harnesses/new?task=household:eval_seen-001');
   await alice.getByTestId('live-start').click();
   await expect(alice.getByTestId('live-on')).toBeVisible();
@@ -142,8 +151,8 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
     () => expect(node(bob, 'chain')).toContainText('mode: alternate'),
   );
   // A code edit, seen in the other person's code editor.
-  await node(alice, 'contract').click();
-  await node(bob, 'contract').click();
+  await pick(alice, 'contract');
+  await pick(bob, 'contract');
   const aliceCode = alice.locator('[data-testid="code-editor"] .cm-content');
   await aliceCode.click();
   await alice.keyboard.press('ControlOrMeta+Home');
@@ -178,8 +187,8 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
 
   // Simultaneous conflicting edits: both set the chain's mode, both edit the code on different
   // lines, both move the environment (up, clear of the other nodes) — at the same moment. Both end on one graph, the server's.
-  await node(alice, 'chain').click();
-  await node(bob, 'chain').click();
+  await pick(alice, 'chain');
+  await pick(bob, 'chain');
   const envA = (await alice.locator('[data-testid="rf__node-env"]').boundingBox())!;
   const envB = (await bob.locator('[data-testid="rf__node-env"]').boundingBox())!;
   await Promise.all([
@@ -200,8 +209,8 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   ]);
   // Both views fitted again (the drags may have moved nodes out of the canvas' window).
   for (const p of [alice, bob]) await p.locator('.react-flow__controls-fitview').click();
-  await node(alice, 'contract').click();
-  await node(bob, 'contract').click();
+  await pick(alice, 'contract');
+  await pick(bob, 'contract');
   await Promise.all([
     (async () => {
       await alice.locator('[data-testid="code-editor"] .cm-content').click();
@@ -229,8 +238,8 @@ test('two people co-edit one draft live, converge on conflicts, and follow a pre
   }>(alice, 'drafts.byId', { draftId });
   const mode = server.graph.nodes.find((n) => n.kind === 'chain')?.data.mode;
   for (const p of [alice, bob]) await p.locator('.react-flow__controls-fitview').click();
-  await node(alice, 'chain').click();
-  await node(bob, 'chain').click();
+  await pick(alice, 'chain');
+  await pick(bob, 'chain');
   await expect(alice.getByTestId('chain-mode')).toHaveValue(String(mode));
   await expect(bob.getByTestId('chain-mode')).toHaveValue(String(mode));
 
