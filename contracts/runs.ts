@@ -58,6 +58,12 @@ export const RewardParamsSchema = z.strictObject({
 });
 export type RewardParams = z.infer<typeof RewardParamsSchema>;
 
+/**
+ * The defaults. Only two are the papers' numbers: R_succ = 10 (EvoHarness-RL: "R_succ = 10 on
+ * success") and λ_inv = 0.1 (EnvHarness, appendix F.1). Every other default is ours, chosen for
+ * this product (T_max = the 50-step episode budget ALFWorld papers use; the rest set so that each
+ * term stays below one success). DEFAULT_REWARD_SOURCES says which is which, for the studio.
+ */
 export const DEFAULT_REWARD_PARAMS: RewardParams = {
   success: 10,
   tMax: 50,
@@ -68,6 +74,19 @@ export const DEFAULT_REWARD_PARAMS: RewardParams = {
   lambdaSpam: 0.1,
   lambdaInv: 0.1,
   spamCap: 10,
+};
+
+/** Where each default comes from: a paper, or `ours` (chosen here, not from a paper). */
+export const DEFAULT_REWARD_SOURCES: Record<keyof RewardParams, string> = {
+  success: 'EvoHarness-RL (R_succ = 10 on success)',
+  tMax: 'ours (the 50-step episode budget of ALFWorld papers)',
+  lambdaEff: 'ours',
+  lambdaDivMax: 'ours',
+  annealUpdates: 'ours',
+  update: 'ours (0: an evaluation run, no RL update)',
+  lambdaSpam: 'ours',
+  lambdaInv: 'EnvHarness, appendix F.1',
+  spamCap: 'ours',
 };
 
 /** Every term of the EvoHarness cost-aware reward, stored beside the total. */
