@@ -116,6 +116,11 @@ export const LegVerdictSchema = z.object({
   leg: z.number().int(),
   success: z.boolean(),
   score: z.number().optional(),
+  /**
+   * Whether this leg's verdict is part of the composite's (a branch chain's verdict rule); false
+   * when it is only recorded. Absent on rows written before the rule existed: it counted.
+   */
+  counts: z.boolean().optional(),
 });
 export type LegVerdict = z.infer<typeof LegVerdictSchema>;
 export const LegVerdictsSchema = z.array(LegVerdictSchema);

@@ -232,6 +232,16 @@ export class HouseholdEnv implements ActionableEnv {
     return { text: this.live().s.lastObs };
   }
 
+  /** Stage's callback after its set-up: counters and tallies start at s0′ (types.ts). */
+  afterSetup(): void {
+    this.live().resetCounters();
+  }
+
+  /** ALFWorld's intro for the current state: where the agent stands and what it holds. */
+  describeState(): Observation {
+    return { text: this.live().stateText() };
+  }
+
   /** Admissible commands of the current state (as in the last step's info). */
   admissibleCommands(): string[] {
     return this.live().admissible();

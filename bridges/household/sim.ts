@@ -134,6 +134,39 @@ export class HouseholdSim {
     return `${WELCOME}\n\n${this.roomText}\n\nYour task is to: ${this.task.goal}.`;
   }
 
+  /**
+   * ALFWorld's intro for the current state (a Stage's `intro: "state"`): the welcome line, where
+   * the agent stands (ALFWorld's look text there, then the receptacles of the room), what that
+   * receptacle shows, what the agent holds, and the task. Each sentence is one of ALFWorld's own
+   * feedback strings; in the middle of the room it is the reset intro plus what the agent holds.
+   */
+  stateText(): string {
+    const s = this.s;
+    const here = s.recs[s.agentLoc];
+    const lines: string[] = [];
+    if (here) {
+      lines.push(this.lookText());
+      lines.push(this.roomText.replace('You are in the middle of a room. ', ''));
+      lines.push(this.examineReceptacle(here));
+    } else {
+      lines.push(this.roomText);
+    }
+    if (s.holding >= 0) lines.push(this.inventoryText());
+    return `${WELCOME}\n\n${lines.join('\n')}\n\nYour task is to: ${this.task.goal}.`;
+  }
+
+  /**
+   * The Stage callback after a set-up replay (paper, appendix C.3): the episode's counters start
+   * from zero at s0′, and the "has held a target" tally is what the agent holds now, not what the
+   * set-up did.
+   */
+  resetCounters(): void {
+    const s = this.s;
+    s.steps = 0;
+    s.invalidCount = 0;
+    s.heldTarget = s.holding >= 0 && s.objs[s.holding]?.type === this.task.objectType;
+  }
+
   // ---- preconditions -----------------------------------------------------------------------
 
   private visible(r: SimReceptacle): boolean {

@@ -72,7 +72,13 @@ export function legVerdictsFromMetrics(evaluation: Evaluation): LegVerdict[] {
     if (!m) continue;
     const leg = Number(m[1]);
     const score = evaluation.metrics[`leg${leg}_score`];
-    legs.push({ leg, success: value === 1, ...(score !== undefined ? { score } : {}) });
+    const counts = evaluation.metrics[`leg${leg}_counts`];
+    legs.push({
+      leg,
+      success: value === 1,
+      ...(score !== undefined ? { score } : {}),
+      ...(counts !== undefined ? { counts: counts === 1 } : {}),
+    });
   }
   return legs.sort((a, b) => a.leg - b.leg);
 }
