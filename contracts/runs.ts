@@ -141,6 +141,8 @@ const EpisodeEndedSchema = z.object({
   ordinal: z.number().int(),
   taskId: z.string(),
   seed: z.number().int(),
+  /** The env's reset seed when it differs from the policy's (a GRPO group); absent in old events. */
+  startSeed: z.number().int().nullable().optional(),
   outcome: z.enum(EPISODE_OUTCOMES).nullable(),
   failureCategory: FailureCategorySchema.nullable(),
   errorKind: z.enum(EPISODE_ERROR_KINDS).nullable(),

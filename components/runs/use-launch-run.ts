@@ -39,6 +39,8 @@ export function useLaunchRun(args: {
     seed: 0,
     maxSteps: DEFAULT_MAX_STEPS,
     skillBankId: '',
+    groupSize: 1,
+    invalidLoopLimit: null,
   });
   const reward = useRewardParams();
   const chosen = chosenPolicy(form.policy, usable);

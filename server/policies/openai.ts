@@ -40,6 +40,12 @@ export const OpenAIOptionsSchema = z.object({
   /** Skill texts (or tags) to include in the system prompt (EvoHarness experience). */
   skills: z.array(z.string()).default([]),
   systemPrompt: z.string().optional(),
+  /**
+   * Send the policy seed as the request's `seed` (OpenAI, vLLM, Ollama honour it): G policy seeds of
+   * a GRPO group then sample differently, and a run can be replayed. Off for an endpoint that
+   * refuses the field.
+   */
+  sendSeed: z.boolean().default(true),
 });
 export type OpenAIOptions = z.infer<typeof OpenAIOptionsSchema>;
 
@@ -212,6 +218,7 @@ class OpenAISession implements AgentSession {
           tools: this.tools,
           tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
           temperature: this.temperature,
+          ...(this.options.sendSeed ? { seed: this.context.seed } : {}),
           ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
         });
       } catch (error) {

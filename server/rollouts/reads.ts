@@ -65,6 +65,7 @@ export type EpisodeInfo = Omit<
 
 const EPISODE_SELECT = {
   ...episodeListSelect,
+  initialObservation: true,
   costReward: true,
   evaluation: true,
   legVerdicts: true,

@@ -111,6 +111,7 @@ function episodeRow(r: RecordRequest) {
     evaluation: res.evaluation ?? null,
     legVerdicts: res.legs ?? null,
     durationMs: Math.round(res.durationMs),
+    initialObservation: res.initialObservation ?? null,
   };
 }
 

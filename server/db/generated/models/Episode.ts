@@ -28,6 +28,7 @@ export type AggregateEpisode = {
 
 export type EpisodeAvgAggregateOutputType = {
   seed: number | null
+  startSeed: number | null
   ordinal: number | null
   attempt: number | null
   steps: number | null
@@ -37,6 +38,7 @@ export type EpisodeAvgAggregateOutputType = {
 
 export type EpisodeSumAggregateOutputType = {
   seed: number | null
+  startSeed: number | null
   ordinal: number | null
   attempt: number | null
   steps: number | null
@@ -49,6 +51,8 @@ export type EpisodeMinAggregateOutputType = {
   runId: string | null
   taskId: string | null
   seed: number | null
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number | null
   status: $Enums.EpisodeStatus | null
   attempt: number | null
@@ -69,6 +73,8 @@ export type EpisodeMaxAggregateOutputType = {
   runId: string | null
   taskId: string | null
   seed: number | null
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number | null
   status: $Enums.EpisodeStatus | null
   attempt: number | null
@@ -89,6 +95,8 @@ export type EpisodeCountAggregateOutputType = {
   runId: number
   taskId: number
   seed: number
+  startSeed: number
+  initialObservation: number
   ordinal: number
   status: number
   attempt: number
@@ -111,6 +119,7 @@ export type EpisodeCountAggregateOutputType = {
 
 export type EpisodeAvgAggregateInputType = {
   seed?: true
+  startSeed?: true
   ordinal?: true
   attempt?: true
   steps?: true
@@ -120,6 +129,7 @@ export type EpisodeAvgAggregateInputType = {
 
 export type EpisodeSumAggregateInputType = {
   seed?: true
+  startSeed?: true
   ordinal?: true
   attempt?: true
   steps?: true
@@ -132,6 +142,8 @@ export type EpisodeMinAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -152,6 +164,8 @@ export type EpisodeMaxAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -172,6 +186,8 @@ export type EpisodeCountAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -282,6 +298,8 @@ export type EpisodeGroupByOutputType = {
   runId: string
   taskId: string
   seed: number
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number
   status: $Enums.EpisodeStatus
   attempt: number
@@ -328,6 +346,8 @@ export type EpisodeWhereInput = {
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -353,6 +373,8 @@ export type EpisodeOrderByWithRelationInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  initialObservation?: Prisma.SortOrderInput | Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -382,6 +404,8 @@ export type EpisodeWhereUniqueInput = Prisma.AtLeast<{
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -407,6 +431,8 @@ export type EpisodeOrderByWithAggregationInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  initialObservation?: Prisma.SortOrderInput | Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -438,6 +464,8 @@ export type EpisodeScalarWhereWithAggregatesInput = {
   runId?: Prisma.StringWithAggregatesFilter<"Episode"> | string
   taskId?: Prisma.StringWithAggregatesFilter<"Episode"> | string
   seed?: Prisma.IntWithAggregatesFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableWithAggregatesFilter<"Episode"> | string | null
   ordinal?: Prisma.IntWithAggregatesFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusWithAggregatesFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntWithAggregatesFilter<"Episode"> | number
@@ -460,6 +488,8 @@ export type EpisodeCreateInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -485,6 +515,8 @@ export type EpisodeUncheckedCreateInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -508,6 +540,8 @@ export type EpisodeUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -533,6 +567,8 @@ export type EpisodeUncheckedUpdateInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -557,6 +593,8 @@ export type EpisodeCreateManyInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -579,6 +617,8 @@ export type EpisodeUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -602,6 +642,8 @@ export type EpisodeUncheckedUpdateManyInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -641,6 +683,8 @@ export type EpisodeCountOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -661,6 +705,7 @@ export type EpisodeCountOrderByAggregateInput = {
 
 export type EpisodeAvgOrderByAggregateInput = {
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
@@ -673,6 +718,8 @@ export type EpisodeMaxOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -693,6 +740,8 @@ export type EpisodeMinOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -710,6 +759,7 @@ export type EpisodeMinOrderByAggregateInput = {
 
 export type EpisodeSumOrderByAggregateInput = {
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
@@ -798,6 +848,8 @@ export type EpisodeCreateWithoutRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -821,6 +873,8 @@ export type EpisodeUncheckedCreateWithoutRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -874,6 +928,8 @@ export type EpisodeScalarWhereInput = {
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -896,6 +952,8 @@ export type EpisodeCreateWithoutTrajectoryInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -920,6 +978,8 @@ export type EpisodeUncheckedCreateWithoutTrajectoryInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -958,6 +1018,8 @@ export type EpisodeUpdateWithoutTrajectoryInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -982,6 +1044,8 @@ export type EpisodeUncheckedUpdateWithoutTrajectoryInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1004,6 +1068,8 @@ export type EpisodeCreateManyRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -1026,6 +1092,8 @@ export type EpisodeUpdateWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1049,6 +1117,8 @@ export type EpisodeUncheckedUpdateWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1072,6 +1142,8 @@ export type EpisodeUncheckedUpdateManyWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1126,6 +1198,8 @@ export type EpisodeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1152,6 +1226,8 @@ export type EpisodeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1176,6 +1252,8 @@ export type EpisodeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1200,6 +1278,8 @@ export type EpisodeSelectScalar = {
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1218,7 +1298,7 @@ export type EpisodeSelectScalar = {
   finishedAt?: boolean
 }
 
-export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
+export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "startSeed" | "initialObservation" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
 export type EpisodeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
   trajectory?: boolean | Prisma.Episode$trajectoryArgs<ExtArgs>
@@ -1241,7 +1321,18 @@ export type $EpisodePayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     id: string
     runId: string
     taskId: string
+    /**
+     * The policy's seed (and the env's, unless startSeed is set).
+     */
     seed: number
+    /**
+     * The env's reset seed when it differs from the policy's (GRPO groups share one); null: seed.
+     */
+    startSeed: number | null
+    /**
+     * The first observation the agent was shown (after every harness layer).
+     */
+    initialObservation: string | null
     /**
      * Position in the run (stable display order).
      */
@@ -1702,6 +1793,8 @@ export interface EpisodeFieldRefs {
   readonly runId: Prisma.FieldRef<"Episode", 'String'>
   readonly taskId: Prisma.FieldRef<"Episode", 'String'>
   readonly seed: Prisma.FieldRef<"Episode", 'Int'>
+  readonly startSeed: Prisma.FieldRef<"Episode", 'Int'>
+  readonly initialObservation: Prisma.FieldRef<"Episode", 'String'>
   readonly ordinal: Prisma.FieldRef<"Episode", 'Int'>
   readonly status: Prisma.FieldRef<"Episode", 'EpisodeStatus'>
   readonly attempt: Prisma.FieldRef<"Episode", 'Int'>
