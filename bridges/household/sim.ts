@@ -37,7 +37,10 @@ export interface ExecResult {
 const ok = (text: string): ExecResult => ({ text, invalid: false });
 const FAIL: ExecResult = { text: NOTHING_HAPPENS, invalid: true };
 
-const RE_PUT_ARGS = /^(.+?) (?:in\/on|in|on) (.+)$/;
+/** ALFWorld 0.2's admissible template: `put X in/on Y`, nothing else. */
+const RE_PUT_ARGS = /^(.+?) in\/on (.+)$/;
+/** The lenient option: also `put X in Y` and `put X on Y` (older prompts write those). */
+const RE_PUT_LENIENT = /^(.+?) (?:in\/on|in|on) (.+)$/;
 
 /** `a<sep>b` -> [a, b]; without the separator the second part is empty (and names nothing). */
 function split2(text: string, sep: string): [string, string] {
@@ -60,6 +63,8 @@ export class HouseholdSim {
     readonly task: HouseholdTask,
     readonly s: SimState,
     readonly dialect: Dialect,
+    /** The put dialect also accepts `put X in Y` / `put X on Y` (not ALFWorld's grammar). */
+    readonly lenientPut = false,
   ) {
     const fixed = receptacleTexts(s.recs);
     this.goCmds = fixed.goCmds;
@@ -221,7 +226,8 @@ export class HouseholdSim {
         return this.place(o, r);
       }
       case 'put': {
-        const m = this.dialect === 'put' ? RE_PUT_ARGS.exec(rest) : null;
+        const re = this.lenientPut ? RE_PUT_LENIENT : RE_PUT_ARGS;
+        const m = this.dialect === 'put' ? re.exec(rest) : null;
         return m ? this.place(m[1] as string, m[2] as string) : FAIL;
       }
       case 'use':
@@ -306,8 +312,8 @@ export class HouseholdSim {
     const o = this.object(name);
     if (o < 0 || !this.atHand(o)) return FAIL;
     const obj = this.s.objs[o] as SimObject;
-    if (!obj.toggleable)
-      return { text: `You don't see any switch on the ${obj.name}.`, invalid: true };
+    // ALFWorld's PDDL: ToggleObject requires `toggleable`; otherwise nothing happens.
+    if (!obj.toggleable) return FAIL;
     // ALFWorld's ToggleObject sets isToggled, which never resets, and its feedback reads that flag:
     // every use reports "You turn on", and a lamp once switched on stays on.
     obj.on = true;
