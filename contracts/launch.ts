@@ -2,7 +2,7 @@
 // The server parses launches with these schemas and the studio's launch forms validate with the
 // very same ones, so a form says inline what the server would refuse, in the same words.
 import { z } from 'zod';
-import { DESIGNERS } from './rigs.ts';
+import { ComponentsSchema, DESIGNERS, PAPER_COMPONENTS } from './rigs.ts';
 import {
   InvalidLoopLimitSchema,
   PolicyOptionsSchema,
@@ -126,7 +126,13 @@ export const RigInputSchema = z.object({
   /** `bridge:task`. */
   task: z.string().regex(/^[^:]+:.+$/, 'task must look like bridge:task'),
   policy: z.string().min(1, 'choose a policy'),
-  designer: z.enum(DESIGNERS).default('heuristic'),
+  /**
+   * Unset: the policy decides (contracts/rigs.ts `defaultDesigner`): `openai:<model>` → `llm` on
+   * that model and endpoint (the paper's same-model designer), scripted → `heuristic`.
+   */
+  designer: z.enum(DESIGNERS).optional(),
+  /** What the designer may write: default Stage and Contract (paper mode); `chain` opts in. */
+  components: ComponentsSchema.default([...PAPER_COMPONENTS]),
   k: z.number().int().min(1).max(100).default(5),
   maxIterations: z.number().int().min(1).max(50).default(5),
   band: RateBandSchema.default([0.4, 0.6]),

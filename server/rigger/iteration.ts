@@ -6,7 +6,7 @@
 
 import { DomainError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
-import { describeWriteError, preflight } from './check.ts';
+import { componentProblem, describeWriteError, preflight } from './check.ts';
 import { awaitBatch, rigRunId, rollouts, throwIfStopped } from './observe.ts';
 import {
   type CandidateRow,
@@ -50,6 +50,7 @@ export async function runIterations(env: RoundEnv, ctx: DesignContext): Promise<
       iteration: it,
       candidateId: row.id,
       candidate: { spec: attempt.candidate.spec, rationale: attempt.candidate.rationale },
+      ...(attempt.candidate.template ? { template: attempt.candidate.template } : {}),
       ...(attempt.writeError ? { writeError: attempt.writeError } : {}),
       validation: attempt.validation ? validationSummary(attempt.validation) : null,
       decision: attempt.decision,
@@ -160,6 +161,8 @@ async function validate(
   }
   const draft = draftOfRow(row);
   const seeds = validationSeeds(env, it);
+  const outside = componentProblem(draft.spec, input.components);
+  if (outside) return { writeError: outside };
   const writeError = await preflight(env.deps.bridges, draft.spec, env.taskId, seeds.slice(0, 1));
   if (writeError) return { writeError };
   env.say(`validate ${it + 1}: ${draft.template ?? 'candidate'} — ${input.k} fresh rollouts`);
