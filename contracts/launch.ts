@@ -2,7 +2,7 @@
 // The server parses launches with these schemas and the studio's launch forms validate with the
 // very same ones, so a form says inline what the server would refuse, in the same words.
 import { z } from 'zod';
-import { DESIGNERS } from './rigs.ts';
+import { ComponentsSchema, DESIGNERS, PAPER_COMPONENTS } from './rigs.ts';
 import {
   InvalidLoopLimitSchema,
   PolicyOptionsSchema,
@@ -15,6 +15,7 @@ import {
 export const DEFAULT_MAX_STEPS = 50;
 export const MAX_RUN_STEPS = 100_000;
 export const MAX_RUN_K = 100_000;
+export const MAX_GROUP_SIZE = 1_000;
 
 const SeedSchema = z.number().int().min(SEED_MIN).max(SEED_MAX);
 
@@ -30,13 +31,22 @@ export const LaunchRunFieldsSchema = z.object({
   seeds: z.array(SeedSchema).min(1).max(MAX_RUN_K).optional(),
   /** First seed: seeds are seed, seed+1, … seed+k−1. */
   seed: SeedSchema.default(0),
+  /**
+   * GRPO group size G: every start seed is played G times with different policy seeds, so a
+   * group's episodes share their start state. K episodes make K/G groups: start seeds seed …
+   * seed+K/G−1, policy seeds seed … seed+K−1. 1 (the default): one episode per start seed.
+   */
+  groupSize: z.number().int().min(1).max(MAX_GROUP_SIZE).default(1),
   maxSteps: z.number().int().min(1).max(MAX_RUN_STEPS).default(DEFAULT_MAX_STEPS),
   concurrency: z.number().int().min(1).max(64).optional(),
   queue: z.enum(['local', 'bullmq']).optional(),
   kind: z.enum(['baseline', 'validation', 'rig', 'adhoc']).default('adhoc'),
   harnessVersionId: z.string().optional(),
   rewardParams: RewardParamsSchema.partial().optional(),
-  /** Consecutive invalid actions that end an episode (invalid_action_loop). */
+  /**
+   * Consecutive invalid actions that end an episode (invalid_action_loop). Unset (the default): no
+   * such cut-off, as in ALFWorld and the papers; an explicit choice, shown on the run page.
+   */
   invalidLoopLimit: InvalidLoopLimitSchema.max(10_000).optional(),
   projectId: z.string().optional(),
   createdBy: z.string().optional(),
@@ -59,7 +69,47 @@ export function lastSeedInRange(
   }
 }
 
-export const LaunchRunInputSchema = LaunchRunFieldsSchema.check(lastSeedInRange);
+/** Groups need K and a first seed (not a seed list), and K a multiple of G. */
+export function groupsFit(
+  ctx: z.core.ParsePayload<{ k: number; groupSize: number; seeds?: number[] | undefined }>,
+): void {
+  const r = ctx.value;
+  if (r.groupSize <= 1) return;
+  if (r.seeds !== undefined) {
+    ctx.issues.push({
+      code: 'custom',
+      path: ['groupSize'],
+      input: r.groupSize,
+      message: 'a group size needs K and a first seed, not a list of seeds',
+    });
+  } else if (r.k % r.groupSize !== 0) {
+    ctx.issues.push({
+      code: 'custom',
+      path: ['groupSize'],
+      input: r.groupSize,
+      message: `the episodes (K = ${r.k}) must be a multiple of the group size (${r.groupSize}): every start seed is played ${r.groupSize} times`,
+    });
+  }
+}
+
+export const LaunchRunInputSchema = LaunchRunFieldsSchema.check(lastSeedInRange).check(groupsFit);
+
+/**
+ * The seeds of a run's episodes: `seed` is the policy's, `startSeed` the env's reset seed when it
+ * differs (groups), episode i of K belonging to group ⌊i/G⌋ with start seed `seed + ⌊i/G⌋`.
+ */
+export function episodeSeeds(o: {
+  seed: number;
+  k: number;
+  groupSize: number;
+  seeds?: number[] | undefined;
+}): { seed: number; startSeed: number | null }[] {
+  if (o.seeds) return o.seeds.map((seed) => ({ seed, startSeed: null }));
+  return Array.from({ length: o.k }, (_, i) => ({
+    seed: o.seed + i,
+    startSeed: o.groupSize > 1 ? o.seed + Math.floor(i / o.groupSize) : null,
+  }));
+}
 export type LaunchRunInput = z.input<typeof LaunchRunInputSchema>;
 
 /** A [low, high] band (success rate, or steps); the low end may not be above the high end. */
@@ -76,7 +126,13 @@ export const RigInputSchema = z.object({
   /** `bridge:task`. */
   task: z.string().regex(/^[^:]+:.+$/, 'task must look like bridge:task'),
   policy: z.string().min(1, 'choose a policy'),
-  designer: z.enum(DESIGNERS).default('heuristic'),
+  /**
+   * Unset: the policy decides (contracts/rigs.ts `defaultDesigner`): `openai:<model>` → `llm` on
+   * that model and endpoint (the paper's same-model designer), scripted → `heuristic`.
+   */
+  designer: z.enum(DESIGNERS).optional(),
+  /** What the designer may write: default Stage and Contract (paper mode); `chain` opts in. */
+  components: ComponentsSchema.default([...PAPER_COMPONENTS]),
   k: z.number().int().min(1).max(100).default(5),
   maxIterations: z.number().int().min(1).max(50).default(5),
   band: RateBandSchema.default([0.4, 0.6]),

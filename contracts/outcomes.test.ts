@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_INVALID_LOOP_LIMIT,
   endsInInvalidLoop,
   hasErrors,
   INVALID_LOOP_RULE,
+  invalidLoopCutoffText,
   invalidLoopRuleText,
   RUN_OUTCOME_LABEL,
   runOutcome,
@@ -50,7 +50,10 @@ describe('the invalid-action loop rule', () => {
   it('words the rule from its constants', () => {
     const text = invalidLoopRuleText();
     expect(text).toContain(`${minInvalid} of the last ${window} steps`);
-    expect(text).toContain(`${DEFAULT_INVALID_LOOP_LIMIT} invalid actions in a row`);
+    // No cut-off by default: the benchmark has none, so the rule does not mention one.
+    expect(text).not.toContain('in a row');
     expect(invalidLoopRuleText(3)).toContain('3 invalid actions in a row');
+    expect(invalidLoopCutoffText(null)).toBeNull();
+    expect(invalidLoopCutoffText(10)).toMatch(/^Cut-off on: .*10 invalid actions in a row/);
   });
 });

@@ -34,8 +34,13 @@ export function hasErrors(outcome: RunOutcome): boolean {
 
 // ─────────────────────────── invalid-action loop ───────────────────────────
 
-/** Consecutive invalid actions after which the runner stops an episode (Run.invalidLoopLimit). */
-export const DEFAULT_INVALID_LOOP_LIMIT = 10;
+/**
+ * Consecutive invalid actions after which the runner stops an episode (Run.invalidLoopLimit): off
+ * unless a run asks for it. ALFWorld has no such cut-off (only `max_nb_steps_per_episode: 50`) nor
+ * do the papers; it would end an LLM agent stuck in a `Nothing happens.` loop early. The value the
+ * launch form suggests when someone turns it on:
+ */
+export const SUGGESTED_INVALID_LOOP_LIMIT = 10;
 
 /**
  * A failed episode that did not end on its own verdict (budget spent, policy gave up) is an
@@ -57,7 +62,17 @@ export function endsInInvalidLoop(
 }
 
 /** The rule in words, for the failure chart's tooltip (built from the constants above). */
-export function invalidLoopRuleText(limit: number = DEFAULT_INVALID_LOOP_LIMIT): string {
+export function invalidLoopRuleText(limit?: number | null): string {
   const { minInvalid, window } = INVALID_LOOP_RULE;
-  return `At least ${minInvalid} of the last ${window} steps were invalid, or ${limit} invalid actions in a row stopped the episode.`;
+  const rule = `At least ${minInvalid} of the last ${window} steps were invalid`;
+  return limit
+    ? `${rule}, or ${limit} invalid actions in a row stopped the episode (this run's cut-off; the benchmark has none).`
+    : `${rule}.`;
+}
+
+/** The run page's line for a run with the cut-off on (null when off, the default). */
+export function invalidLoopCutoffText(limit: number | null | undefined): string | null {
+  return limit
+    ? `Cut-off on: an episode ends after ${limit} invalid actions in a row (not part of the benchmark).`
+    : null;
 }

@@ -8,6 +8,7 @@ import {
   resolveRewardParams,
   verbOf,
 } from './reward.ts';
+import { DEFAULT_REWARD_PARAMS, DEFAULT_REWARD_SOURCES } from './runs.ts';
 
 const act = (command: string): Action => ({ name: 'act', args: { command } });
 const textTool = { name: 'act', arg: 'command' };
@@ -91,5 +92,20 @@ describe('cost-aware reward', () => {
     const r = costAwareReward({ success: false, trajectory: [] });
     expect(r.total).toBe(0);
     expect(r.rDiv).toBe(0);
+  });
+});
+
+describe('reward defaults name their source', () => {
+  it('R_succ is from EvoHarness, λ_inv from EnvHarness F.1, every other default is ours', () => {
+    expect(Object.keys(DEFAULT_REWARD_SOURCES).sort()).toEqual(
+      Object.keys(DEFAULT_REWARD_PARAMS).sort(),
+    );
+    expect(DEFAULT_REWARD_PARAMS.success).toBe(10);
+    expect(DEFAULT_REWARD_SOURCES.success).toMatch(/^EvoHarness/);
+    expect(DEFAULT_REWARD_PARAMS.lambdaInv).toBe(0.1);
+    expect(DEFAULT_REWARD_SOURCES.lambdaInv).toMatch(/^EnvHarness, appendix F\.1/);
+    for (const [key, source] of Object.entries(DEFAULT_REWARD_SOURCES)) {
+      if (key !== 'success' && key !== 'lambdaInv') expect(source).toMatch(/^ours/);
+    }
   });
 });

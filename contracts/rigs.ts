@@ -8,6 +8,54 @@ export type DesignerName = (typeof DESIGNERS)[number];
 export const DesignerNameSchema = z.enum(DESIGNERS);
 
 /**
+ * The harness components EnvRigger may write. The paper's automated pipeline writes Stage and
+ * Contract only ("the automated pipeline does not include the Chain component"): that is the
+ * default, paper mode; Chain is an explicit opt-in, beyond the paper.
+ */
+export const COMPONENTS = ['stage', 'contract', 'chain'] as const;
+export type ComponentName = (typeof COMPONENTS)[number];
+export const PAPER_COMPONENTS: readonly ComponentName[] = ['stage', 'contract'];
+export const ComponentsSchema = z
+  .array(z.enum(COMPONENTS))
+  .min(1, 'choose at least one component')
+  .refine((c) => new Set(c).size === c.length, 'name each component once');
+
+/** Whether a set of components is the paper's (Stage and Contract, no Chain). */
+export function isPaperMode(components: readonly ComponentName[]): boolean {
+  return !components.includes('chain');
+}
+
+/** `stage,contract` etc. as people read it, marking Chain as beyond the paper. */
+export function componentsText(components: readonly ComponentName[]): string {
+  const names = COMPONENTS.filter((c) => components.includes(c));
+  return `${names.join(', ')}${names.includes('chain') ? ' (Chain: beyond the paper)' : ' (paper mode)'}`;
+}
+
+/**
+ * Which designer a rig uses when the launch does not say, and why: the paper's designer is the same
+ * model as the policy, so an `openai:<model>` policy gets the `llm` designer on that model and
+ * endpoint; a scripted (or human) policy has no model, so it gets the offline `heuristic` one.
+ */
+export function defaultDesigner(policy: string): {
+  designer: DesignerName;
+  model?: string;
+  why: string;
+} {
+  const model = /^openai:(.+)$/.exec(policy)?.[1];
+  if (model) {
+    return {
+      designer: 'llm',
+      model,
+      why: `the paper's designer is the policy's own model: ${model}, on the policy's endpoint`,
+    };
+  }
+  return {
+    designer: 'heuristic',
+    why: 'a scripted policy has no model to design with: the offline rule-based designer',
+  };
+}
+
+/**
  * The axis a diagnosis names: the start state S0, the actions A, the observations O, the transitions
  * T, the task's understanding, or none found.
  */

@@ -58,6 +58,12 @@ export const RewardParamsSchema = z.strictObject({
 });
 export type RewardParams = z.infer<typeof RewardParamsSchema>;
 
+/**
+ * The defaults. Only two are the papers' numbers: R_succ = 10 (EvoHarness-RL: "R_succ = 10 on
+ * success") and λ_inv = 0.1 (EnvHarness, appendix F.1). Every other default is ours, chosen for
+ * this product (T_max = the 50-step episode budget ALFWorld papers use; the rest set so that each
+ * term stays below one success). DEFAULT_REWARD_SOURCES says which is which, for the studio.
+ */
 export const DEFAULT_REWARD_PARAMS: RewardParams = {
   success: 10,
   tMax: 50,
@@ -68,6 +74,19 @@ export const DEFAULT_REWARD_PARAMS: RewardParams = {
   lambdaSpam: 0.1,
   lambdaInv: 0.1,
   spamCap: 10,
+};
+
+/** Where each default comes from: a paper, or `ours` (chosen here, not from a paper). */
+export const DEFAULT_REWARD_SOURCES: Record<keyof RewardParams, string> = {
+  success: 'EvoHarness-RL (R_succ = 10 on success)',
+  tMax: 'ours (the 50-step episode budget of ALFWorld papers)',
+  lambdaEff: 'ours',
+  lambdaDivMax: 'ours',
+  annealUpdates: 'ours',
+  update: 'ours (0: an evaluation run, no RL update)',
+  lambdaSpam: 'ours',
+  lambdaInv: 'EnvHarness, appendix F.1',
+  spamCap: 'ours',
 };
 
 /** Every term of the EvoHarness cost-aware reward, stored beside the total. */
@@ -99,6 +118,11 @@ export const LegVerdictSchema = z.object({
   leg: z.number().int(),
   success: z.boolean(),
   score: z.number().optional(),
+  /**
+   * Whether this leg's verdict is part of the composite's (a branch chain's verdict rule); false
+   * when it is only recorded. Absent on rows written before the rule existed: it counted.
+   */
+  counts: z.boolean().optional(),
 });
 export type LegVerdict = z.infer<typeof LegVerdictSchema>;
 export const LegVerdictsSchema = z.array(LegVerdictSchema);
@@ -119,6 +143,8 @@ const EpisodeEndedSchema = z.object({
   ordinal: z.number().int(),
   taskId: z.string(),
   seed: z.number().int(),
+  /** The env's reset seed when it differs from the policy's (a GRPO group); absent in old events. */
+  startSeed: z.number().int().nullable().optional(),
   outcome: z.enum(EPISODE_OUTCOMES).nullable(),
   failureCategory: FailureCategorySchema.nullable(),
   errorKind: z.enum(EPISODE_ERROR_KINDS).nullable(),

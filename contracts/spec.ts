@@ -20,10 +20,33 @@ export const MAX_SPEC_DEPTH = 16;
 export const CHAIN_MODES = ['sequential', 'branch', 'switch', 'alternate'] as const;
 export type ChainMode = (typeof CHAIN_MODES)[number];
 
+/**
+ * What success means for a `branch` chain whose first leg failed (the paper leaves it open):
+ * `all-legs` (the default) — every leg in play must pass, so after a failed first leg the composite
+ * cannot succeed; `remedial-decides` — after a failed first leg, the remedial leg's verdict is the
+ * composite's (the first leg's failure is recorded, not counted). After a passed first leg both
+ * rules ask for the first and the second leg.
+ */
+export const BRANCH_VERDICTS = ['all-legs', 'remedial-decides'] as const;
+export type BranchVerdict = (typeof BRANCH_VERDICTS)[number];
+export const DEFAULT_BRANCH_VERDICT: BranchVerdict = 'all-legs';
+
+/**
+ * A Stage's first observation. `reset` (the default, the paper's behaviour): the env's reset text,
+ * as if nothing had been set up; `state`: the env's own description of the start state after the
+ * set-up (household: ALFWorld's intro with where the agent stands and what it holds; other
+ * bridges: their current observation).
+ */
+export const STAGE_INTROS = ['reset', 'state'] as const;
+export type StageIntro = (typeof STAGE_INTROS)[number];
+export const DEFAULT_STAGE_INTRO: StageIntro = 'reset';
+
 export type BaseNode = { type: 'base'; bridge: string; task: string };
 export type StageNode = {
   type: 'stage';
   actions: z.infer<typeof ActionSchema>[];
+  /** The first observation the agent gets (default `reset`, see STAGE_INTROS). */
+  intro?: StageIntro;
   env: HarnessNode;
 };
 export type ContractNode = { type: 'contract'; code: string; env: HarnessNode };
@@ -35,6 +58,8 @@ export type ChainNode = {
   remedial?: HarnessNode;
   /** `switch` mode: a JavaScript expression over `state` (the first leg's state view). */
   when?: string;
+  /** `branch` mode: the verdict rule (default `all-legs`, see BRANCH_VERDICTS). */
+  verdict?: BranchVerdict;
   /** Show a context banner to the agent when the episode switches legs. */
   carryContext?: boolean;
 };
@@ -52,6 +77,7 @@ export const HarnessNodeSchema: z.ZodType<HarnessNode> = z.lazy(() =>
     z.strictObject({
       type: z.literal('stage'),
       actions: z.array(ActionSchema).max(MAX_STAGE_ACTIONS),
+      intro: z.enum(STAGE_INTROS).optional(),
       env: HarnessNodeSchema,
     }),
     z.strictObject({
@@ -68,6 +94,7 @@ export const HarnessNodeSchema: z.ZodType<HarnessNode> = z.lazy(() =>
       second: HarnessNodeSchema,
       remedial: HarnessNodeSchema.optional(),
       when: z.string().max(2000).optional(),
+      verdict: z.enum(BRANCH_VERDICTS).optional(),
       carryContext: z.boolean().optional(),
     }),
   ]),
@@ -157,6 +184,9 @@ function chainProblem(node: ChainNode, path: string): string | undefined {
   }
   if (node.mode !== 'switch' && node.when !== undefined) {
     return `${path}.when: only a switch chain has a condition (mode is "${node.mode}")`;
+  }
+  if (node.mode !== 'branch' && node.verdict !== undefined) {
+    return `${path}.verdict: only a branch chain has a verdict rule (mode is "${node.mode}")`;
   }
   return undefined;
 }

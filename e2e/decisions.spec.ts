@@ -35,7 +35,7 @@ test('a rejected candidate stays rejected; approving a version with errors needs
   // A task the other journeys leave alone; a policy that masters it, so the candidate made harder
   // lands outside the band.
   const { rigId } = await trpcMutation<{ rigId: string }>(page, 'rigs.launch', {
-    task: 'household:eval_seen-012',
+    task: 'household:eval_seen-016',
     policy: 'scripted:household-no-open',
     designer: 'heuristic',
     k: 4,

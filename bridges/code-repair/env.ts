@@ -363,6 +363,17 @@ export class CodeRepairEnv implements ActionableEnv {
     return this.lastObservation;
   }
 
+  /**
+   * Stage's callback after its set-up: edits, test runs and invalid actions so far were the
+   * set-up's, not the agent's (the files it changed stay changed).
+   */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.view = { ...this.view, edits: 0, testRuns: [], testRunCount: 0, invalidActions: 0 };
+    // A cached verdict carries the old counters in its metrics.
+    this.evaluation = null;
+  }
+
   /** The verifier: hidden FAIL_TO_PASS and PASS_TO_PASS on the checkout's src/, pristine tests. */
   async evaluate(): Promise<Evaluation> {
     const task = this.task;

@@ -14,7 +14,13 @@ import {
   UnknownTaskError,
 } from './types.ts';
 
-type Fault = 'text-invalid-without-flag' | 'pin-keeps-seed' | 'pin-twice' | 'display-keeps-pin';
+type Fault =
+  | 'text-invalid-without-flag'
+  | 'pin-keeps-seed'
+  | 'pin-twice'
+  | 'display-keeps-pin'
+  | 'setup-keeps-count'
+  | 'setup-not-saved';
 
 const TASKS: TaskInfo[] = ['lamp', 'door'].map((id) => ({
   id,
@@ -41,6 +47,7 @@ class SwitchEnv implements ActionableEnv {
   s = { task: '', start: 0, on: false };
   reset_ = { taskId: '', seed: 0 };
   obs = { text: '' };
+  steps = 0;
   async listTasks() {
     return TASKS;
   }
@@ -50,10 +57,12 @@ class SwitchEnv implements ActionableEnv {
     const pinned = m[2] !== undefined && this.fault !== 'pin-keeps-seed';
     this.s = { task: m[1]!, start: pinned ? Number(m[2]) : o.seed % 4, on: false };
     this.reset_ = { taskId: o.taskId, seed: o.seed };
+    this.steps = 0;
     this.obs = { text: `You stand at spot ${this.s.start}. The ${m[1]} is off.` };
     return { observation: this.obs, info: {} };
   }
   async step(a: Action) {
+    this.steps += 1;
     const text = a.name === 'say' ? a.args.text : undefined;
     if (text === 'switch on') {
       this.s = { ...this.s, on: true };
@@ -70,8 +79,16 @@ class SwitchEnv implements ActionableEnv {
   observe() {
     return this.obs;
   }
+  afterSetup() {
+    if (this.fault !== 'setup-keeps-count') this.steps = 0;
+  }
+  describeState() {
+    return {
+      text: `You stand at spot ${this.s.start}. The ${this.s.task} is ${this.s.on ? 'on' : 'off'}.`,
+    };
+  }
   async evaluate() {
-    return { success: this.s.on, score: this.s.on ? 1 : 0, metrics: {} };
+    return { success: this.s.on, score: this.s.on ? 1 : 0, metrics: { steps: this.steps } };
   }
   getEnvState() {
     return { ...this.s };
@@ -86,7 +103,7 @@ class SwitchEnv implements ActionableEnv {
     return {
       envType: 'switch',
       reset: { ...this.reset_ },
-      state: { ...this.s, obs: this.obs.text },
+      state: { ...this.s, obs: this.obs.text, steps: this.steps },
     };
   }
   async close() {}
@@ -110,9 +127,16 @@ function switchBridge(fault?: Fault): Bridge {
     async fromState(snapshot) {
       const env = new SwitchEnv(fault);
       await env.reset(snapshot.reset);
-      const s = snapshot.state as { task: string; start: number; on: boolean; obs: string };
+      const s = snapshot.state as {
+        task: string;
+        start: number;
+        on: boolean;
+        obs: string;
+        steps: number;
+      };
       env.s = { task: s.task, start: s.start, on: s.on };
       env.obs = { text: s.obs };
+      env.steps = fault === 'setup-not-saved' ? s.steps + 1 : s.steps;
       return env;
     },
     pinTask: (id, variant) =>
@@ -136,6 +160,8 @@ describe('contract checks: text tool and capabilities', () => {
     ['pin-keeps-seed', /^capabilities: .*different start states/],
     ['pin-twice', /^capabilities: .*unchanged/],
     ['display-keeps-pin', /^capabilities: .*displayTaskId/],
+    ['setup-keeps-count', /^capabilities: afterSetup.*'steps' is \d+, not 0/],
+    ['setup-not-saved', /^capabilities: afterSetup.*snapshot taken after afterSetup/],
   ];
   for (const [fault, expected] of expectations) {
     it(`catch a bridge with fault '${fault}'`, async () => {

@@ -106,6 +106,23 @@ export interface ActionableEnv {
   saveState(): Promise<EnvSnapshot>;
   /** Idempotent. */
   close(): Promise<void>;
+
+  // Optional capabilities: harness layers forward them (server/harness/delegate.ts); callers use
+  // them when present.
+
+  /**
+   * Called by Stage right after it replayed its set-up actions (the paper's callback, appendix
+   * C.3): the env resets its step counters and per-episode tallies, so set-up steps never count in
+   * `evaluate().metrics` (household `steps`, `invalidActions`). The state itself stays as set up.
+   * An env whose counters live elsewhere (a remote server) may return a promise; Stage awaits it.
+   */
+  afterSetup?(): void | Promise<void>;
+  /**
+   * The env's own description of its current state, as a first observation (Stage `intro:
+   * "state"`): household writes ALFWorld's intro with where the agent stands and what it holds.
+   * Without it, callers use `observe()`.
+   */
+  describeState?(): Observation;
   /**
    * Optional capability: a winning action sequence (an oracle plan) from the environment's CURRENT
    * state, `[]` when the task is already won, or undefined when the bridge finds none from here.

@@ -1,6 +1,6 @@
-// Typed access to ALFWorld's affordance tables (data/affordances.json, MIT) plus our own room
-// blueprints: which receptacles and objects a room kind may contain. The blueprints are ours, not
-// ALFWorld's; every placement they allow is still checked against ALFWorld's VAL_RECEPTACLE_OBJECTS.
+// Typed access to ALFWorld's affordance tables (data/affordances.json, MIT): which receptacle types
+// hold which objects, which objects can be cleaned / heated / cooled / sliced / toggled, which task
+// types occur in which room kind. The rooms themselves are ALFWorld's floor plans (tasks.ts).
 import raw from './data/affordances.json' with { type: 'json' };
 
 export const TASK_TYPES = [
@@ -65,6 +65,13 @@ export const COOLABLE = actionSet('Coolable');
 export const SLICEABLE = actionSet('Sliceable');
 /** ALFWorld's receptacle objects (isReceptacleObject): examine shows `This is a normal <o>. In it, …`. */
 export const RECEPTACLE_OBJECTS: ReadonlySet<string> = new Set(raw.MOVABLE_RECEPTACLES as string[]);
+/**
+ * Receptacles that are furniture (ALFWorld's RECEPTACLES minus its MOVABLE_RECEPTACLES): the places
+ * of a room. Movable receptacles (Mug, Bowl, Pan…) are plain objects here: nothing goes inside them.
+ */
+export const FIXED_RECEPTACLES: ReadonlySet<string> = new Set(
+  (raw.RECEPTACLES as string[]).filter((r) => !RECEPTACLE_OBJECTS.has(r)),
+);
 export const TOGGLEABLE = actionSet('Toggleable');
 /** Objects a slice command accepts as the blade (ALFWorld slices with a Knife or ButterKnife). */
 export const SLICERS: ReadonlySet<string> = new Set(['Knife', 'ButterKnife']);
@@ -85,157 +92,6 @@ export const OPENABLE: ReadonlySet<string> = new Set([
 export function goalValidIn(type: TaskType, room: RoomKind): boolean {
   return goalsValid[type]?.includes(room) ?? false;
 }
-
-/** Receptacle count ranges [min, max] per room kind (ours, shaped after AI2-THOR floor plans). */
-export const ROOM_RECEPTACLES: Record<RoomKind, Record<string, readonly [number, number]>> = {
-  Kitchen: {
-    Cabinet: [4, 16],
-    Drawer: [2, 10],
-    CounterTop: [1, 3],
-    Fridge: [1, 1],
-    Microwave: [1, 1],
-    SinkBasin: [1, 2],
-    StoveBurner: [2, 4],
-    CoffeeMachine: [1, 1],
-    Toaster: [1, 1],
-    GarbageCan: [1, 1],
-    DiningTable: [0, 1],
-    Shelf: [0, 3],
-    SideTable: [0, 1],
-  },
-  LivingRoom: {
-    Sofa: [1, 1],
-    ArmChair: [0, 2],
-    CoffeeTable: [1, 2],
-    SideTable: [1, 2],
-    Drawer: [0, 6],
-    Cabinet: [0, 4],
-    Dresser: [0, 1],
-    TVStand: [0, 1],
-    Shelf: [0, 6],
-    GarbageCan: [1, 1],
-    DiningTable: [0, 1],
-    Ottoman: [0, 1],
-    Safe: [0, 1],
-  },
-  Bedroom: {
-    Bed: [1, 1],
-    Desk: [0, 1],
-    Dresser: [0, 1],
-    Drawer: [1, 8],
-    Shelf: [0, 6],
-    SideTable: [1, 2],
-    GarbageCan: [1, 1],
-    LaundryHamper: [0, 1],
-    Safe: [0, 1],
-    ArmChair: [0, 1],
-    Cabinet: [0, 2],
-  },
-  Bathroom: {
-    Toilet: [1, 1],
-    SinkBasin: [1, 2],
-    Cabinet: [1, 4],
-    CounterTop: [1, 1],
-    BathtubBasin: [0, 1],
-    GarbageCan: [1, 1],
-    TowelHolder: [1, 2],
-    HandTowelHolder: [0, 2],
-    ToiletPaperHanger: [1, 1],
-    Drawer: [0, 4],
-    Shelf: [0, 2],
-    Cart: [0, 1],
-    Dresser: [0, 1],
-  },
-};
-
-/** Pickable object types a room kind may contain (ours); lamps are handled separately. */
-export const ROOM_OBJECTS: Record<RoomKind, readonly string[]> = {
-  Kitchen: [
-    'Apple',
-    'Bowl',
-    'Bread',
-    'ButterKnife',
-    'CellPhone',
-    'CreditCard',
-    'Cup',
-    'DishSponge',
-    'Egg',
-    'Fork',
-    'Glassbottle',
-    'Kettle',
-    'Knife',
-    'Ladle',
-    'Lettuce',
-    'Mug',
-    'Pan',
-    'PepperShaker',
-    'Plate',
-    'Pot',
-    'Potato',
-    'SaltShaker',
-    'SoapBottle',
-    'Spatula',
-    'Spoon',
-    'Statue',
-    'Tomato',
-    'Vase',
-    'WineBottle',
-  ],
-  LivingRoom: [
-    'Book',
-    'Bowl',
-    'Box',
-    'CellPhone',
-    'Cloth',
-    'CreditCard',
-    'KeyChain',
-    'Laptop',
-    'Newspaper',
-    'Pillow',
-    'Plate',
-    'RemoteControl',
-    'Statue',
-    'TissueBox',
-    'Vase',
-    'Watch',
-    'WateringCan',
-  ],
-  Bedroom: [
-    'AlarmClock',
-    'BaseballBat',
-    'BasketBall',
-    'Book',
-    'Bowl',
-    'CD',
-    'CellPhone',
-    'Cloth',
-    'CreditCard',
-    'KeyChain',
-    'Laptop',
-    'Mug',
-    'Pen',
-    'Pencil',
-    'Pillow',
-    'Statue',
-    'TennisRacket',
-    'TissueBox',
-    'Vase',
-    'Watch',
-  ],
-  Bathroom: [
-    'Candle',
-    'Cloth',
-    'DishSponge',
-    'HandTowel',
-    'Plunger',
-    'SoapBar',
-    'SoapBottle',
-    'SprayBottle',
-    'TissueBox',
-    'ToiletPaper',
-    'Towel',
-  ],
-};
 
 /** Where lamps stand: a desk lamp on one of these, a floor lamp next to one of these. */
 export const DESKLAMP_HOSTS: readonly string[] = ['Desk', 'SideTable', 'Dresser', 'Shelf'];

@@ -178,6 +178,23 @@ describe('dialect', () => {
     expect(task?.goal).toBe(t.goal);
     expect(await householdBridge.getTask(`${t.id}@shout`)).toBeUndefined();
   });
+
+  it('put accepts only `put X in/on Y` unless the lenient option is on (option or @lenient)', async () => {
+    const t = firstOf('pick_and_place_simple');
+    const placeAs = async (taskId: string, options?: Record<string, Json>) => {
+      const { env } = await fresh(taskId, 0, options);
+      const plan = oraclePlan(view(env));
+      for (const c of plan.slice(0, -1)) await env.step(act(c));
+      const r = await env.step(act(plan.at(-1)!.replace(' in/on ', ' in ')));
+      const snapshot = await env.saveState();
+      return { invalid: r.info.invalid, snapshot };
+    };
+    expect((await placeAs(`${t.id}@put`)).invalid).toBe(true);
+    expect((await placeAs(t.id, { dialect: 'put', lenientPut: true })).invalid).toBe(false);
+    const lenient = await placeAs(`${t.id}@put@lenient`);
+    expect(lenient.invalid).toBe(false);
+    expect(lenient.snapshot.state).toMatchObject({ dialect: 'put', lenientPut: true });
+  });
 });
 
 describe('evaluate', () => {

@@ -34,13 +34,18 @@ import { familyOf, getCatalogue, type HouseholdTask, SPLITS } from './tasks.ts';
 export const ENV_TYPE = 'household';
 export const TEXT_TOOL = { name: 'act', arg: 'command' } as const;
 
-/** Reset options: `dialect` ('move' default, or 'put'), `maxSteps` (truncate after N agent steps). */
+/**
+ * Reset options: `dialect` ('move' default, or 'put'), `lenientPut` (the put dialect also accepts
+ * `put X in Y` / `put X on Y`; off: ALFWorld 0.2's `put X in/on Y` only), `maxSteps` (truncate
+ * after N agent steps).
+ */
 export const HouseholdOptionsSchema = z.object({
   dialect: z.enum(DIALECTS).optional(),
+  lenientPut: z.boolean().optional(),
   maxSteps: z.number().int().positive().optional(),
 });
 
-const SUFFIX = /@(move|put|scene(\d+))$/;
+const SUFFIX = /@(move|put|lenient|scene(\d+))$/;
 
 /**
  * Resolves a task id. `<id>@put` (or `@move`) selects the command dialect without reset options, so a
@@ -51,14 +56,20 @@ const SUFFIX = /@(move|put|scene(\d+))$/;
  */
 export function resolveTaskId(
   taskId: string,
-): { task: HouseholdTask; dialect?: Dialect; sceneSeed?: number } | undefined {
+):
+  | { task: HouseholdTask; dialect?: Dialect; sceneSeed?: number; lenientPut?: boolean }
+  | undefined {
   let base = taskId;
   let dialect: Dialect | undefined;
   let sceneSeed: number | undefined;
+  let lenientPut: boolean | undefined;
   for (let m = SUFFIX.exec(base); m; m = SUFFIX.exec(base)) {
     if (m[2] !== undefined) {
       if (sceneSeed !== undefined) return undefined;
       sceneSeed = Number(m[2]);
+    } else if (m[1] === 'lenient') {
+      if (lenientPut !== undefined) return undefined;
+      lenientPut = true;
     } else {
       if (dialect !== undefined) return undefined;
       dialect = m[1] as Dialect;
@@ -71,6 +82,7 @@ export function resolveTaskId(
     task,
     ...(dialect !== undefined ? { dialect } : {}),
     ...(sceneSeed !== undefined ? { sceneSeed } : {}),
+    ...(lenientPut !== undefined ? { lenientPut } : {}),
   };
 }
 
@@ -95,6 +107,8 @@ export function taskInfo(t: HouseholdTask): TaskInfo {
     meta: {
       family: familyOf(t.type),
       room: t.room,
+      /** The AI2-THOR floor plan (ALFWorld's scene) the task's room is. */
+      scene: t.layout,
       layout: t.layout,
       objectType: t.objectType,
       receptacleType: t.receptacleType,
@@ -163,7 +177,7 @@ export class HouseholdEnv implements ActionableEnv {
     return householdStateSchema();
   }
 
-  private parseOptions(options: JsonObject | undefined): { dialect?: Dialect; maxSteps?: number } {
+  private parseOptions(options: JsonObject | undefined): z.infer<typeof HouseholdOptionsSchema> {
     const parsed = HouseholdOptionsSchema.safeParse(options ?? {});
     if (!parsed.success) {
       throw new RangeError(
@@ -183,6 +197,7 @@ export class HouseholdEnv implements ActionableEnv {
       resolved.task,
       buildScene(resolved.task, resolved.sceneSeed ?? options.seed),
       dialect,
+      opts.lenientPut ?? resolved.lenientPut ?? false,
     );
     sim.s.lastObs = sim.welcomeText();
     this.sim = sim;
@@ -233,6 +248,16 @@ export class HouseholdEnv implements ActionableEnv {
     return { text: this.live().s.lastObs };
   }
 
+  /** Stage's callback after its set-up: counters and tallies start at s0′ (types.ts). */
+  afterSetup(): void {
+    this.live().resetCounters();
+  }
+
+  /** ALFWorld's intro for the current state: where the agent stands and what it holds. */
+  describeState(): Observation {
+    return { text: this.live().stateText() };
+  }
+
   /** Admissible commands of the current state (as in the last step's info). */
   admissibleCommands(): string[] {
     return this.live().admissible();
@@ -277,6 +302,7 @@ export class HouseholdEnv implements ActionableEnv {
     const state: HouseholdSnapshotState = {
       version: 1,
       dialect: sim.dialect,
+      ...(sim.lenientPut ? { lenientPut: true } : {}),
       maxSteps: this.maxSteps,
       sim: structuredClone(sim.s),
     };
@@ -301,10 +327,10 @@ export class HouseholdEnv implements ActionableEnv {
         `household snapshot state: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
       );
     }
-    const { dialect, maxSteps, sim } = parsed.data;
+    const { dialect, lenientPut, maxSteps, sim } = parsed.data;
     const problem = inconsistency(sim);
     if (problem) throw new TypeError(`household snapshot state: ${problem}`);
-    this.sim = new HouseholdSim(resolved.task, structuredClone(sim), dialect);
+    this.sim = new HouseholdSim(resolved.task, structuredClone(sim), dialect, lenientPut ?? false);
     this.maxSteps = maxSteps;
     this.resetOptions = structuredClone(snapshot.reset);
   }

@@ -37,7 +37,10 @@ export interface ExecResult {
 const ok = (text: string): ExecResult => ({ text, invalid: false });
 const FAIL: ExecResult = { text: NOTHING_HAPPENS, invalid: true };
 
-const RE_PUT_ARGS = /^(.+?) (?:in\/on|in|on) (.+)$/;
+/** ALFWorld 0.2's admissible template: `put X in/on Y`, nothing else. */
+const RE_PUT_ARGS = /^(.+?) in\/on (.+)$/;
+/** The lenient option: also `put X in Y` and `put X on Y` (older prompts write those). */
+const RE_PUT_LENIENT = /^(.+?) (?:in\/on|in|on) (.+)$/;
 
 /** `a<sep>b` -> [a, b]; without the separator the second part is empty (and names nothing). */
 function split2(text: string, sep: string): [string, string] {
@@ -60,6 +63,8 @@ export class HouseholdSim {
     readonly task: HouseholdTask,
     readonly s: SimState,
     readonly dialect: Dialect,
+    /** The put dialect also accepts `put X in Y` / `put X on Y` (not ALFWorld's grammar). */
+    readonly lenientPut = false,
   ) {
     const fixed = receptacleTexts(s.recs);
     this.goCmds = fixed.goCmds;
@@ -134,6 +139,39 @@ export class HouseholdSim {
     return `${WELCOME}\n\n${this.roomText}\n\nYour task is to: ${this.task.goal}.`;
   }
 
+  /**
+   * ALFWorld's intro for the current state (a Stage's `intro: "state"`): the welcome line, where
+   * the agent stands (ALFWorld's look text there, then the receptacles of the room), what that
+   * receptacle shows, what the agent holds, and the task. Each sentence is one of ALFWorld's own
+   * feedback strings; in the middle of the room it is the reset intro plus what the agent holds.
+   */
+  stateText(): string {
+    const s = this.s;
+    const here = s.recs[s.agentLoc];
+    const lines: string[] = [];
+    if (here) {
+      lines.push(this.lookText());
+      lines.push(this.roomText.replace('You are in the middle of a room. ', ''));
+      lines.push(this.examineReceptacle(here));
+    } else {
+      lines.push(this.roomText);
+    }
+    if (s.holding >= 0) lines.push(this.inventoryText());
+    return `${WELCOME}\n\n${lines.join('\n')}\n\nYour task is to: ${this.task.goal}.`;
+  }
+
+  /**
+   * The Stage callback after a set-up replay (paper, appendix C.3): the episode's counters start
+   * from zero at s0′, and the "has held a target" tally is what the agent holds now, not what the
+   * set-up did.
+   */
+  resetCounters(): void {
+    const s = this.s;
+    s.steps = 0;
+    s.invalidCount = 0;
+    s.heldTarget = s.holding >= 0 && s.objs[s.holding]?.type === this.task.objectType;
+  }
+
   // ---- preconditions -----------------------------------------------------------------------
 
   private visible(r: SimReceptacle): boolean {
@@ -188,7 +226,8 @@ export class HouseholdSim {
         return this.place(o, r);
       }
       case 'put': {
-        const m = this.dialect === 'put' ? RE_PUT_ARGS.exec(rest) : null;
+        const re = this.lenientPut ? RE_PUT_LENIENT : RE_PUT_ARGS;
+        const m = this.dialect === 'put' ? re.exec(rest) : null;
         return m ? this.place(m[1] as string, m[2] as string) : FAIL;
       }
       case 'use':
@@ -273,8 +312,8 @@ export class HouseholdSim {
     const o = this.object(name);
     if (o < 0 || !this.atHand(o)) return FAIL;
     const obj = this.s.objs[o] as SimObject;
-    if (!obj.toggleable)
-      return { text: `You don't see any switch on the ${obj.name}.`, invalid: true };
+    // ALFWorld's PDDL: ToggleObject requires `toggleable`; otherwise nothing happens.
+    if (!obj.toggleable) return FAIL;
     // ALFWorld's ToggleObject sets isToggled, which never resets, and its feedback reads that flag:
     // every use reports "You turn on", and a lamp once switched on stays on.
     obj.on = true;

@@ -54,6 +54,8 @@ export type Dialect = (typeof DIALECTS)[number];
 export const HouseholdSnapshotStateSchema = z.object({
   version: z.literal(1),
   dialect: z.enum(DIALECTS),
+  /** The put dialect's lenient option (absent in snapshots taken before it existed: off). */
+  lenientPut: z.boolean().optional(),
   maxSteps: z.number().int().positive().nullable(),
   sim: SimStateSchema,
 });

@@ -1,5 +1,5 @@
-// The task catalogue: split sizes, ALFWorld's per-type quotas, the seen / unseen properties,
-// GOALS_VALID, goal templates and scene validity.
+// The task catalogue: split sizes, ALFWorld's per-type quotas, ALFWorld's floor plans and ALFRED's
+// seen / unseen split of them, GOALS_VALID, goal templates and scene validity.
 import { describe, expect, it } from 'vitest';
 import {
   canHold,
@@ -10,9 +10,19 @@ import {
   stem,
   TASK_TYPES,
 } from './data.ts';
+import { listHouseholdTasks } from './env.ts';
 import { hashString } from './rng.ts';
 import { buildScene } from './scene.ts';
-import { buildCatalogue, getCatalogue, pairingKey, SPLITS, UNSEEN_LAYOUTS } from './tasks.ts';
+import {
+  buildCatalogue,
+  getCatalogue,
+  pairingKey,
+  roomOfPlan,
+  SPLITS,
+  TEST_UNSEEN_PLANS,
+  UNSEEN_LAYOUTS,
+  VALID_UNSEEN_PLANS,
+} from './tasks.ts';
 
 const { tasks, layouts } = getCatalogue();
 const ofSplit = (split: string) => tasks.filter((t) => t.split === split);
@@ -42,14 +52,17 @@ describe('splits', () => {
     expect(tasks.find((t) => t.id === 'eval_unseen-134')?.split).toBe('eval_unseen');
   });
 
-  it('eval_unseen rooms never occur in train, not even as the same receptacle set', () => {
-    const trainLayouts = new Set(ofSplit('train').map((t) => t.layout));
-    const trainSignatures = new Set([...trainLayouts].map((id) => layouts.get(id)?.signature));
-    for (const t of ofSplit('eval_unseen')) {
-      expect(trainLayouts.has(t.layout), t.id).toBe(false);
-      expect(trainSignatures.has(layouts.get(t.layout)?.signature), t.id).toBe(false);
-      expect(UNSEEN_LAYOUTS.has(t.layout)).toBe(true);
-    }
+  it('eval_unseen uses only ALFRED’s valid_unseen floor plans, which never occur in train', () => {
+    const unseen = new Set(VALID_UNSEEN_PLANS.map((n) => `FloorPlan${n}`));
+    expect([...unseen].sort()).toEqual([...UNSEEN_LAYOUTS].sort());
+    expect(new Set(ofSplit('eval_unseen').map((t) => t.layout))).toEqual(
+      new Set(['FloorPlan10', 'FloorPlan219', 'FloorPlan308', 'FloorPlan424']),
+    );
+    const heldOut = new Set(
+      [...VALID_UNSEEN_PLANS, ...TEST_UNSEEN_PLANS].map((n) => `FloorPlan${n}`),
+    );
+    for (const t of [...ofSplit('train'), ...ofSplit('eval_seen')])
+      expect(heldOut.has(t.layout), `${t.id} in ${t.layout}`).toBe(false);
     // Every room kind is represented among the unseen rooms.
     expect(new Set(ofSplit('eval_unseen').map((t) => t.room)).size).toBe(4);
   });
@@ -124,19 +137,55 @@ describe('stability (task ids are referenced by saved runs and harness specs)', 
       id: 'train-0001',
       split: 'train',
       type: 'pick_two_obj_and_place',
-      objectType: 'Glassbottle',
-      receptacleType: 'Cabinet',
+      objectType: 'Statue',
+      receptacleType: 'SideTable',
       toggleType: null,
-      layout: 'kitchen-19',
-      room: 'Kitchen',
-      goal: 'find two glassbottle and put them in cabinet',
+      layout: 'FloorPlan212',
+      room: 'LivingRoom',
+      goal: 'find two statue and put them in sidetable',
     });
     expect(getCatalogue().byId.get('eval_unseen-001')?.goal).toBe(
-      'clean some pan and put it in cabinet',
+      'clean some potato and put it in fridge',
     );
     const digest = tasks.map((t) => `${t.id}:${t.layout}:${pairingKey(t)}:${t.goal}`).join('\n');
-    expect(hashString(digest)).toBe(2423067347);
-    expect(hashString(JSON.stringify(buildScene(tasks[0]!, 0)))).toBe(2405752937);
+    expect(hashString(digest)).toBe(4100717170);
+    expect(hashString(JSON.stringify(buildScene(tasks[0]!, 0)))).toBe(1747760851);
+  });
+});
+
+describe('floor plans (ALFWorld gen/layouts, data/floorplans.json)', () => {
+  it('are ALFWorld’s 120 scenes in four room kinds, each task recording its floor plan', () => {
+    expect(layouts.size).toBe(120);
+    const kinds = new Map<string, number>();
+    for (const l of layouts.values()) kinds.set(l.room, (kinds.get(l.room) ?? 0) + 1);
+    expect(Object.fromEntries(kinds)).toEqual({
+      Kitchen: 30,
+      LivingRoom: 30,
+      Bedroom: 30,
+      Bathroom: 30,
+    });
+    expect(roomOfPlan(12)).toBe('Kitchen');
+    expect(roomOfPlan(219)).toBe('LivingRoom');
+    expect(roomOfPlan(308)).toBe('Bedroom');
+    expect(roomOfPlan(424)).toBe('Bathroom');
+    const [info] = listHouseholdTasks({ text: 'train-0001' });
+    expect(info?.meta).toMatchObject({ scene: 'FloorPlan212', layout: 'FloorPlan212' });
+    for (const t of tasks) expect(t.layout).toMatch(/^FloorPlan\d+$/);
+  });
+
+  it('take receptacle instances from -openable.json, the rest from -objects.json by the stated rule', () => {
+    // FloorPlan10: -openable.json lists 3 cabinets, 3 countertops, 3 drawers, a fridge, a garbage
+    // can, a microwave, 3 shelves and a sink; -objects.json adds a coffee machine, a toaster and
+    // stove burners (4 by the rule) and the sink's basin.
+    expect(layouts.get('FloorPlan10')?.signature).toBe(
+      'Cabinet:3,CoffeeMachine:1,CounterTop:3,Drawer:3,Fridge:1,GarbageCan:1,Microwave:1,Shelf:3,SinkBasin:1,StoveBurner:4,Toaster:1',
+    );
+    // Object types are the plan's own pickable ones: FloorPlan10 has eggs, no laptop.
+    expect(layouts.get('FloorPlan10')?.objectTypes).toContain('Egg');
+    expect(layouts.get('FloorPlan10')?.objectTypes).not.toContain('Laptop');
+    // Lamps only where the plan has one.
+    expect(layouts.get('FloorPlan308')?.lamps.map((l) => l.type)).toEqual(['DeskLamp']);
+    expect(layouts.get('FloorPlan10')?.lamps).toEqual([]);
   });
 });
 

@@ -1,19 +1,20 @@
-// Room layouts and the task catalogue (train / eval_seen / eval_unseen), generated once,
-// deterministically, from fixed keys. A task fixes the room layout and the (type, object, receptacle or
-// lamp) triple; the episode seed only varies object placement and numbering (see scene.ts).
+// Room layouts and the task catalogue (train / eval_seen / eval_unseen), built once,
+// deterministically. A layout is one of ALFWorld's 120 AI2-THOR floor plans (data/floorplans.json,
+// MIT: its object and receptacle types, and its receptacle instances where ALFWorld lists them); a
+// task fixes the floor plan and the (type, object, receptacle or lamp) triple; the episode seed
+// only varies object placement and numbering (see scene.ts).
+import floorplans from './data/floorplans.json' with { type: 'json' };
 import {
   CLEANABLE,
   COOLABLE,
   canHold,
   DESKLAMP_HOSTS,
   FAMILY,
+  FIXED_RECEPTACLES,
   FLOORLAMP_HOSTS,
   GOAL_TEMPLATES,
   goalValidIn,
   HEATABLE,
-  ROOM_KINDS,
-  ROOM_OBJECTS,
-  ROOM_RECEPTACLES,
   type RoomKind,
   SPLIT_QUOTAS,
   stem,
@@ -38,6 +39,7 @@ export interface LayoutLamp {
 }
 
 export interface Layout {
+  /** The AI2-THOR floor plan, e.g. `FloorPlan12`. */
   id: string;
   room: RoomKind;
   /** In the order the room description lists them. */
@@ -45,7 +47,7 @@ export interface Layout {
   /** Pickable object types that occur in this room. */
   objectTypes: string[];
   lamps: LayoutLamp[];
-  /** Receptacle multiset, e.g. `Cabinet:6,CounterTop:2,…`: two layouts never share one. */
+  /** Receptacle multiset, e.g. `Cabinet:6,CounterTop:2,…`. */
   signature: string;
 }
 
@@ -58,85 +60,97 @@ export interface HouseholdTask {
   receptacleType: string | null;
   /** Lamp type; only for look_at_obj_in_light. */
   toggleType: string | null;
+  /** The floor plan (`FloorPlan12`): the layout and the ALFRED scene it comes from. */
   layout: string;
   room: RoomKind;
   goal: string;
 }
 
-export const LAYOUTS_PER_ROOM = 30;
-const ROOM_PREFIX: Record<RoomKind, string> = {
-  Kitchen: 'kitchen',
-  LivingRoom: 'livingroom',
-  Bathroom: 'bathroom',
-  Bedroom: 'bedroom',
-};
+/**
+ * ALFRED's valid_unseen floor plans (its dataset's `valid_unseen` split): eval_unseen uses only
+ * these. Together with its test_unseen plans they never occur in train or eval_seen.
+ */
+export const VALID_UNSEEN_PLANS: readonly number[] = [10, 219, 308, 424];
+export const TEST_UNSEEN_PLANS: readonly number[] = [9, 29, 215, 226, 315, 325, 404, 425];
+export const UNSEEN_LAYOUTS: ReadonlySet<string> = new Set(
+  VALID_UNSEEN_PLANS.map((n) => `FloorPlan${n}`),
+);
+const HELD_OUT: ReadonlySet<string> = new Set(
+  [...VALID_UNSEEN_PLANS, ...TEST_UNSEEN_PLANS].map((n) => `FloorPlan${n}`),
+);
+
+/** ALFWorld's scene numbers (gen/constants.py): kitchens 1–30, living rooms 201–230, bedrooms 301–330, bathrooms 401–430. */
+export function roomOfPlan(n: number): RoomKind {
+  if (n >= 401) return 'Bathroom';
+  if (n >= 301) return 'Bedroom';
+  if (n >= 201) return 'LivingRoom';
+  return 'Kitchen';
+}
 
 /**
- * Layouts that never occur in train, like ALFWorld's unseen floor plans. eval_unseen draws only from
- * these; eval_seen and train only from the others.
+ * Instances of a receptacle type that ALFWorld's -openable.json does not list: 4 stove burners
+ * (an AI2-THOR stove), one of anything else. A type it lists keeps its count; a sink basin or a
+ * bathtub basin counts as many as the Sinks / Bathtubs it lists (each holds one basin).
  */
-export const UNSEEN_LAYOUTS: ReadonlySet<string> = new Set([
-  'kitchen-10',
-  'kitchen-25',
-  'livingroom-07',
-  'livingroom-19',
-  'bedroom-08',
-  'bedroom-22',
-  'bathroom-13',
-  'bathroom-24',
-]);
+export const UNLISTED_COUNT: Readonly<Record<string, number>> = { StoveBurner: 4 };
+const BASIN_OF: Readonly<Record<string, string>> = { SinkBasin: 'Sink', BathtubBasin: 'Bathtub' };
 
-function buildLayout(room: RoomKind, index: number, salt: number): Layout {
-  const id = `${ROOM_PREFIX[room]}-${String(index).padStart(2, '0')}`;
-  const rng = rngFor(`household/layout/${id}/${salt}`);
-  const counts: [string, number][] = [];
-  for (const [type, [lo, hi]] of Object.entries(ROOM_RECEPTACLES[room])) {
-    const n = rng.range(lo, hi);
-    if (n > 0) counts.push([type, n]);
+interface FloorPlanData {
+  objects: string[];
+  receptacles: string[];
+}
+
+function buildLayout(id: string, plan: FloorPlanData): Layout {
+  const n = Number(id.replace('FloorPlan', ''));
+  const room = roomOfPlan(n);
+  const listed = new Map<string, number>();
+  for (const key of plan.receptacles) {
+    const type = key.split('|')[0] ?? '';
+    listed.set(type, (listed.get(type) ?? 0) + 1);
   }
-  const signature = [...counts]
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([t, n]) => `${t}:${n}`)
-    .join(',');
+  const types = new Set(plan.objects.filter((t) => FIXED_RECEPTACLES.has(t)));
+  for (const t of listed.keys()) if (FIXED_RECEPTACLES.has(t)) types.add(t);
+  const counts: [string, number][] = [...types].sort().map((type) => {
+    const basin = BASIN_OF[type];
+    const count = listed.get(type) ?? (basin ? listed.get(basin) : undefined);
+    return [type, count ?? UNLISTED_COUNT[type] ?? 1];
+  });
+  const signature = counts.map(([t, k]) => `${t}:${k}`).join(',');
   const receptacles: LayoutReceptacle[] = [];
-  for (const [type, n] of rng.shuffle([...counts])) {
-    for (let k = 1; k <= n; k++) receptacles.push({ name: `${stem(type)} ${k}`, type });
+  for (const [type, k] of counts) {
+    for (let i = 1; i <= k; i++) receptacles.push({ name: `${stem(type)} ${i}`, type });
   }
-  const present = new Set(receptacles.map((r) => r.type));
-  const objectTypes = ROOM_OBJECTS[room].filter(
-    (t) => rng.next() < 0.75 && [...present].some((r) => canHold(r, t)),
-  );
+  const present = [...types];
+  const objectTypes = [...new Set(plan.objects)]
+    .filter(
+      (t) =>
+        !FIXED_RECEPTACLES.has(t) &&
+        t !== 'DeskLamp' &&
+        t !== 'FloorLamp' &&
+        present.some((r) => canHold(r, t)),
+    )
+    .sort();
+  const rng = rngFor(`household/floorplan/${id}`);
+  const hostsOf = (hosts: readonly string[]): number[] =>
+    receptacles.flatMap((r, i) => (hosts.includes(r.type) ? [i] : []));
   const lamps: LayoutLamp[] = [];
-  if (room === 'LivingRoom' || room === 'Bedroom') {
-    const hostsOf = (types: readonly string[]): number[] =>
-      receptacles.flatMap((r, i) => (types.includes(r.type) ? [i] : []));
-    const deskHosts = hostsOf(DESKLAMP_HOSTS);
-    const floorHosts = hostsOf(FLOORLAMP_HOSTS);
-    // Every such room has at least one lamp, so look_at_obj_in_light is always possible there.
-    const mode = rng.int(3);
-    if (mode !== 1 && deskHosts.length > 0) {
-      lamps.push({ name: 'desklamp 1', type: 'DeskLamp', host: rng.pick(deskHosts) });
-    }
-    if ((mode !== 0 || lamps.length === 0) && floorHosts.length > 0) {
-      lamps.push({ name: 'floorlamp 1', type: 'FloorLamp', host: rng.pick(floorHosts) });
-    }
+  if (plan.objects.includes('DeskLamp')) {
+    const hosts = hostsOf(DESKLAMP_HOSTS);
+    if (hosts.length > 0)
+      lamps.push({ name: 'desklamp 1', type: 'DeskLamp', host: rng.pick(hosts) });
+  }
+  if (plan.objects.includes('FloorLamp')) {
+    const hosts = hostsOf(FLOORLAMP_HOSTS);
+    if (hosts.length > 0)
+      lamps.push({ name: 'floorlamp 1', type: 'FloorLamp', host: rng.pick(hosts) });
   }
   return { id, room, receptacles, objectTypes, lamps, signature };
 }
 
 function buildLayouts(): Map<string, Layout> {
   const layouts = new Map<string, Layout>();
-  const signatures = new Set<string>();
-  for (const room of ROOM_KINDS) {
-    for (let i = 1; i <= LAYOUTS_PER_ROOM; i++) {
-      // Re-draw on a signature clash so that "unseen layout" also means an unseen receptacle set.
-      let salt = 0;
-      let layout = buildLayout(room, i, salt);
-      while (signatures.has(layout.signature)) layout = buildLayout(room, i, ++salt);
-      signatures.add(layout.signature);
-      layouts.set(layout.id, layout);
-    }
-  }
+  const plans = floorplans.plans as Record<string, FloorPlanData>;
+  for (const [id, plan] of Object.entries(plans)) layouts.set(id, buildLayout(id, plan));
   return layouts;
 }
 
@@ -220,6 +234,12 @@ export interface Catalogue {
   byId: Map<string, HouseholdTask>;
 }
 
+/**
+ * A split's games per type, drawn without replacement from `pool` (minus `taken`). When a type has
+ * fewer games than its quota, the drawn order is dealt again: a second trial of the same game, as
+ * ALFRED has several trials (different object placements) of one task in one scene. Each trial is
+ * its own task id, so its scene (seeded by the id) differs.
+ */
 function sample(split: Split, pool: Combo[], taken: Set<string>): Combo[] {
   const chosen: Combo[] = [];
   for (const type of TASK_TYPES) {
@@ -227,10 +247,10 @@ function sample(split: Split, pool: Combo[], taken: Set<string>): Combo[] {
     const candidates = rngFor(`household/split/${split}/${type}`).shuffle(
       pool.filter((c) => c.type === type && !taken.has(comboKey(c))),
     );
-    if (candidates.length < quota) {
-      throw new Error(`household catalogue: only ${candidates.length} ${type} tasks for ${split}`);
+    if (candidates.length === 0) {
+      throw new Error(`household catalogue: no ${type} game for ${split}`);
     }
-    chosen.push(...candidates.slice(0, quota));
+    for (let i = 0; i < quota; i++) chosen.push(candidates[i % candidates.length] as Combo);
   }
   return chosen;
 }
@@ -257,7 +277,8 @@ export function buildCatalogue(): Catalogue {
   const seenCombos: Combo[] = [];
   const unseenCombos: Combo[] = [];
   for (const layout of layouts.values()) {
-    (UNSEEN_LAYOUTS.has(layout.id) ? unseenCombos : seenCombos).push(...combosOf(layout));
+    if (UNSEEN_LAYOUTS.has(layout.id)) unseenCombos.push(...combosOf(layout));
+    else if (!HELD_OUT.has(layout.id)) seenCombos.push(...combosOf(layout));
   }
   const train = sample('train', seenCombos, new Set());
   const trainKeys = new Set(train.map(comboKey));

@@ -23,6 +23,7 @@ import {
 } from '../core/types.ts';
 import { type RemoteClient, RemoteHttpError } from './client.ts';
 import {
+  AfterSetupReplyZ,
   CloseReplyZ,
   EvaluateReplyZ,
   ResetReplyZ,
@@ -41,6 +42,10 @@ export class RemoteEnv implements ActionableEnv {
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
   private state: Json = null;
   private closed = false;
+  /** How many of `actions` a Stage's set-up had replayed when it called afterSetup (snapshots). */
+  private setupAt: number | undefined;
+  /** The server answered 404 to /after_setup once: it has no counters to reset. */
+  private noAfterSetup = false;
 
   constructor(
     readonly envType: string,
@@ -67,6 +72,7 @@ export class RemoteEnv implements ActionableEnv {
     this.episodeId = reply.episode_id;
     this.resetOptions = structuredClone(options);
     this.actions = [];
+    this.setupAt = undefined;
     this.lastObservation = reply.observation as Observation;
     this.state = reply.state !== undefined ? (reply.state as Json) : await this.fetchState();
     return { observation: this.lastObservation, info: reply.info as ResetResult['info'] };
@@ -126,6 +132,26 @@ export class RemoteEnv implements ActionableEnv {
     return this.lastObservation;
   }
 
+  /**
+   * Stage's callback after its set-up: the server resets its counters (`POST /after_setup`, an
+   * optional route of the protocol). A server without the route (404) keeps counting set-up steps
+   * in its metrics; the bridge then stops asking.
+   */
+  async afterSetup(): Promise<void> {
+    const episodeId = this.episodeId;
+    if (!episodeId) return;
+    this.setupAt = this.actions.length;
+    if (this.noAfterSetup) return;
+    try {
+      await this.client.request('POST', '/after_setup', AfterSetupReplyZ, {
+        episode_id: episodeId,
+      });
+    } catch (error) {
+      if (error instanceof RemoteHttpError && error.status === 404) this.noAfterSetup = true;
+      else throw error;
+    }
+  }
+
   async evaluate(): Promise<Evaluation> {
     if (!this.episodeId) return { success: false, score: 0, metrics: {} };
     this.assertOpen();
@@ -152,6 +178,7 @@ export class RemoteEnv implements ActionableEnv {
       envType: this.envType,
       reset: structuredClone(this.resetOptions),
       actions: structuredClone(this.actions),
+      ...(this.setupAt !== undefined ? { state: { setupAt: this.setupAt } } : {}),
     };
   }
 
@@ -160,7 +187,20 @@ export class RemoteEnv implements ActionableEnv {
     if (snapshot.envType !== this.envType)
       throw new EnvInfraError(`${this.envType}: cannot restore a '${snapshot.envType}' snapshot`);
     await this.reset(snapshot.reset);
-    for (const action of snapshot.actions ?? []) await this.step(action);
+    const state = snapshot.state;
+    const setupAt =
+      state &&
+      typeof state === 'object' &&
+      !Array.isArray(state) &&
+      typeof state.setupAt === 'number'
+        ? state.setupAt
+        : undefined;
+    const actions = snapshot.actions ?? [];
+    for (const [i, action] of actions.entries()) {
+      if (i === setupAt) await this.afterSetup();
+      await this.step(action);
+    }
+    if (setupAt !== undefined && setupAt >= actions.length) await this.afterSetup();
   }
 
   /** Idempotent; the server-side episode is released even when the caller forgets to (best effort). */

@@ -83,3 +83,6 @@ export const EvaluateReplyZ = z.object({
 export const ErrorReplyZ = z.object({ error: z.string() });
 
 export const CloseReplyZ = z.object({ closed: z.boolean().optional() });
+
+/** `POST /after_setup` (optional route): the server reset its counters after a Stage's set-up. */
+export const AfterSetupReplyZ = z.object({ ok: z.boolean().optional() });

@@ -162,6 +162,7 @@ class Episode:
         self.numbers = [Fraction(int(n)) for n in task["id"].split("-")]
         self.initial = [fmt(n) for n in self.numbers]
         self.history = []
+        self.setup_moves = 0
         self.invalid = 0
         self.done = False
         self.observation = {
@@ -262,7 +263,11 @@ class Episode:
         return {
             "success": success,
             "score": 1.0 if success else 0.0,
-            "metrics": {"moves": len(self.history), "invalidActions": self.invalid, "remaining": len(self.numbers)},
+            "metrics": {
+                "moves": len(self.history) - self.setup_moves,
+                "invalidActions": self.invalid,
+                "remaining": len(self.numbers),
+            },
         }
 
 
@@ -324,6 +329,12 @@ def handle(method, path, query, body):
     if method == "GET" and path == "/state":
         _, episode = episode_of({k: v[0] for k, v in query.items()})
         return {"state": episode.view(), "observation": episode.observation}
+    if method == "POST" and path == "/after_setup":
+        # A Stage replayed its set-up: those moves and invalid actions are not the agent's.
+        _, episode = episode_of(body)
+        episode.setup_moves = len(episode.history)
+        episode.invalid = 0
+        return {"ok": True}
     if method == "POST" and path == "/evaluate":
         _, episode = episode_of(body)
         return episode.evaluate()

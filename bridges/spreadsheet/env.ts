@@ -363,6 +363,15 @@ export class SpreadsheetEnv implements ActionableEnv {
     return this.lastObservation;
   }
 
+  /**
+   * Stage's callback after its set-up: writes, reads and invalid actions so far were the set-up's,
+   * not the agent's (the cells it wrote stay written).
+   */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.view = { ...this.view, writes: 0, formulasWritten: 0, reads: 0, invalidActions: 0 };
+  }
+
   /** Saves result.xlsx, reads it back, and compares target cells with the reference solution. */
   async evaluate(): Promise<Evaluation> {
     const task = this.task;

@@ -80,7 +80,12 @@ export const toy24Tools: ToolSpec[] = [
 
 export const toy24StateSchema: JsonSchema = zodToJsonSchema(Toy24StateSchema);
 
-const SnapshotStateSchema = z.strictObject({ view: Toy24StateSchema, observation: z.string() });
+const SnapshotStateSchema = z.strictObject({
+  view: Toy24StateSchema,
+  observation: z.string(),
+  /** Combinations a Stage made before afterSetup(): not counted in the `moves` metric. */
+  setupMoves: z.number().int().min(0).optional(),
+});
 
 /**
  * Plain text for the text tool: `a op b` with numbers like `8`, `-4`, `8/3` and op one of
@@ -139,6 +144,8 @@ export class Toy24Env implements ActionableEnv {
   private reset_: ResetOptions | undefined;
   private lastObservation: Observation = { text: 'No game yet: call reset with a task.' };
   private closed = false;
+  /** Moves made by a Stage's set-up (afterSetup): the `moves` metric counts only the agent's. */
+  private setupMoves = 0;
 
   async listTasks(filter?: TaskFilter): Promise<TaskInfo[]> {
     return filterTasks(allTasks(), filter);
@@ -149,6 +156,7 @@ export class Toy24Env implements ActionableEnv {
     const task = findTask(options.taskId);
     if (!task) throw new UnknownTaskError(ENV_TYPE, options.taskId);
     const initial = options.taskId.split('-');
+    this.setupMoves = 0;
     this.reset_ = {
       taskId: options.taskId,
       seed: options.seed,
@@ -239,6 +247,13 @@ export class Toy24Env implements ActionableEnv {
     return this.lastObservation;
   }
 
+  /** Stage's callback after its set-up: the moves and invalid actions so far are not the agent's. */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.setupMoves = this.view.history.length;
+    this.view = { ...this.view, invalidActions: 0 };
+  }
+
   async evaluate(): Promise<Evaluation> {
     const view = this.view;
     const success = view?.done === true && view.value === format(TARGET);
@@ -246,7 +261,7 @@ export class Toy24Env implements ActionableEnv {
       success,
       score: success ? 1 : 0,
       metrics: {
-        moves: view?.history.length ?? 0,
+        moves: (view?.history.length ?? 0) - this.setupMoves,
         invalidActions: view?.invalidActions ?? 0,
         remaining: view?.numbers.length ?? 0,
       },
@@ -283,7 +298,11 @@ export class Toy24Env implements ActionableEnv {
     return {
       envType: ENV_TYPE,
       reset: structuredClone(this.reset_),
-      state: { view: structuredClone(this.view), observation: this.lastObservation.text },
+      state: {
+        view: structuredClone(this.view),
+        observation: this.lastObservation.text,
+        ...(this.setupMoves > 0 ? { setupMoves: this.setupMoves } : {}),
+      },
     };
   }
 
@@ -298,12 +317,13 @@ export class Toy24Env implements ActionableEnv {
         `toy24: invalid snapshot state: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
       );
     }
-    const { view, observation } = parsed.data;
+    const { view, observation, setupMoves } = parsed.data;
     if (!findTask(view.task) || view.task !== snapshot.reset.taskId) {
       throw new UnknownTaskError(ENV_TYPE, snapshot.reset.taskId);
     }
     this.reset_ = structuredClone(snapshot.reset);
     this.view = structuredClone(view);
+    this.setupMoves = Math.min(setupMoves ?? 0, view.history.length);
     this.numbers = view.numbers.map((n) => parse(n) ?? rat(0));
     this.lastObservation = { text: observation, data: { numbers: [...view.numbers] } };
   }

@@ -201,6 +201,12 @@ export class WebShopEnv implements ActionableEnv {
     return this.lastObservation;
   }
 
+  /** Stage's callback after its set-up: the steps and invalid actions so far were the set-up's. */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.view = { ...this.view, steps: 0, invalidActions: 0 };
+  }
+
   async evaluate(): Promise<Evaluation> {
     const view = this.view;
     const counters = { steps: view?.steps ?? 0, invalidActions: view?.invalidActions ?? 0 };

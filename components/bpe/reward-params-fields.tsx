@@ -3,7 +3,11 @@
 // values that differ from the defaults are sent: the run stores them, and every episode's reward
 // terms are computed with them.
 import { useState } from 'react';
-import { DEFAULT_REWARD_PARAMS, type RewardParams } from '../../contracts/runs.ts';
+import {
+  DEFAULT_REWARD_PARAMS,
+  DEFAULT_REWARD_SOURCES,
+  type RewardParams,
+} from '../../contracts/runs.ts';
 import { Input, Label } from '../ui/input.tsx';
 
 export const REWARD_PARAM_FIELDS: { key: keyof RewardParams; label: string; int?: boolean }[] = [
@@ -57,12 +61,17 @@ export function RewardParamsFields({
       </summary>
       <p className="pt-1 text-xs text-muted-foreground">
         R = R_succ + λ_eff·R_eff + λ_div(u)·R_div − λ_spam·R_spam − λ_inv·R_inv, λ_div(u) = (λ_div
-        max / 2)(1 + cos(πu/U)).
+        max / 2)(1 + cos(πu/U)). Defaults: R_succ 10 is EvoHarness-RL’s, λ_inv 0.1 is EnvHarness
+        F.1’s; the others are ours (hover a field for its source).
       </p>
       <div className="grid grid-cols-3 gap-2 pt-2">
         {REWARD_PARAM_FIELDS.map((f) => (
           <div key={f.key} className="flex flex-col gap-1">
-            <Label htmlFor={`rp-${f.key}`} className="text-xs">
+            <Label
+              htmlFor={`rp-${f.key}`}
+              className="text-xs"
+              title={`Default ${DEFAULT_REWARD_PARAMS[f.key]}: ${DEFAULT_REWARD_SOURCES[f.key]}`}
+            >
               {f.label}
             </Label>
             <Input

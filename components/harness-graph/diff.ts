@@ -105,6 +105,7 @@ export function specDiff(a: HarnessSpec, b: HarnessSpec): SpecChange[] {
       if (before !== after) {
         changes.push({ path, kind: 'field', field: 'actions', lines: lineDiff(before, after) });
       }
+      field('intro', x.intro, y.intro);
     } else if (x.type === 'contract' && y.type === 'contract') {
       if (x.code !== y.code) {
         changes.push({ path, kind: 'field', field: 'code', lines: lineDiff(x.code, y.code) });
@@ -112,6 +113,7 @@ export function specDiff(a: HarnessSpec, b: HarnessSpec): SpecChange[] {
     } else if (x.type === 'chain' && y.type === 'chain') {
       field('mode', x.mode, y.mode);
       field('when', x.when, y.when);
+      field('verdict', x.verdict, y.verdict);
       field('carryContext', x.carryContext, y.carryContext);
     }
     const cx = children(x);

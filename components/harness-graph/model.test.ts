@@ -56,6 +56,34 @@ function small(): Graph {
 }
 
 describe('spec <-> graph', () => {
+  it('round-trips a Stage intro and a branch verdict rule', () => {
+    const spec: HarnessSpec = {
+      version: 1,
+      env: {
+        type: 'chain',
+        mode: 'branch',
+        verdict: 'remedial-decides',
+        first: {
+          type: 'stage',
+          intro: 'state',
+          actions: [{ name: 'act', args: { command: 'go to fridge 1' } }],
+          env: { type: 'base', bridge: 'household', task: 'train-0001' },
+        },
+        second: { type: 'base', bridge: 'household', task: 'train-0002' },
+        remedial: { type: 'base', bridge: 'household', task: 'train-0003' },
+      },
+    };
+    const graph = specToGraph(spec);
+    expect(graph.nodes.find((n) => n.id === 'env.first')?.data).toMatchObject({ intro: 'state' });
+    expect(graphToSpec(graph)).toEqual({ ok: true, spec });
+    expect(
+      specDiff(spec, {
+        ...spec,
+        env: { ...spec.env, verdict: 'all-legs' } as HarnessSpec['env'],
+      }).map((c) => c.field),
+    ).toEqual(['verdict']);
+  });
+
   it('round-trips a spec with every node kind exactly', () => {
     const graph = specToGraph(mugSpec);
     const back = graphToSpec(graph);

@@ -1,7 +1,14 @@
 // The harness graph as a pure model: nodes and ports, connection rules, and the exact conversion
 // between a graph and the HarnessSpec tree it stands for. React Flow only renders this and reports
 // edits; everything here is plain TypeScript with unit tests.
-import type { Action, ChainMode, HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
+import type {
+  Action,
+  BranchVerdict,
+  ChainMode,
+  HarnessNode,
+  HarnessSpec,
+  StageIntro,
+} from '../../contracts/spec.ts';
 
 export type NodeKind = 'base' | 'stage' | 'contract' | 'chain' | 'output';
 export type InputHandle = 'env' | 'first' | 'second' | 'remedial';
@@ -13,13 +20,13 @@ export interface XY {
 
 export type GraphNode =
   | { id: string; kind: 'base'; position: XY; data: { bridge: string; task: string } }
-  | { id: string; kind: 'stage'; position: XY; data: { actions: Action[] } }
+  | { id: string; kind: 'stage'; position: XY; data: { actions: Action[]; intro?: StageIntro } }
   | { id: string; kind: 'contract'; position: XY; data: { code: string } }
   | {
       id: string;
       kind: 'chain';
       position: XY;
-      data: { mode: ChainMode; when?: string; carryContext?: boolean };
+      data: { mode: ChainMode; when?: string; verdict?: BranchVerdict; carryContext?: boolean };
     }
   | { id: string; kind: 'output'; position: XY; data: Record<string, never> };
 
@@ -195,7 +202,10 @@ function buildFrom(
         return { type: 'base', bridge: node.data.bridge, task: node.data.task };
       case 'stage': {
         const env = need('env');
-        return env && { type: 'stage', actions: node.data.actions, env };
+        if (!env) return undefined;
+        const stage: HarnessNode = { type: 'stage', actions: node.data.actions, env };
+        if (node.data.intro !== undefined) stage.intro = node.data.intro;
+        return stage;
       }
       case 'contract': {
         const env = need('env');
@@ -210,6 +220,7 @@ function buildFrom(
         const chain: HarnessNode = { type: 'chain', mode: node.data.mode, first, second };
         if (remedial) chain.remedial = remedial;
         if (node.data.when !== undefined) chain.when = node.data.when;
+        if (node.data.verdict !== undefined) chain.verdict = node.data.verdict;
         if (node.data.carryContext !== undefined) chain.carryContext = node.data.carryContext;
         return chain;
       }
@@ -238,10 +249,13 @@ export function specToGraph(spec: HarnessSpec): Graph {
           data: { bridge: node.bridge, task: node.task },
         });
         break;
-      case 'stage':
-        nodes.push({ id: path, kind: 'stage', position: origin, data: { actions: node.actions } });
+      case 'stage': {
+        const data: NodeData<'stage'> = { actions: node.actions };
+        if (node.intro !== undefined) data.intro = node.intro;
+        nodes.push({ id: path, kind: 'stage', position: origin, data });
         link(visit(node.env, `${path}.env`), path, 'env');
         break;
+      }
       case 'contract':
         nodes.push({ id: path, kind: 'contract', position: origin, data: { code: node.code } });
         link(visit(node.env, `${path}.env`), path, 'env');
@@ -249,6 +263,7 @@ export function specToGraph(spec: HarnessSpec): Graph {
       case 'chain': {
         const data: NodeData<'chain'> = { mode: node.mode };
         if (node.when !== undefined) data.when = node.when;
+        if (node.verdict !== undefined) data.verdict = node.verdict;
         if (node.carryContext !== undefined) data.carryContext = node.carryContext;
         nodes.push({ id: path, kind: 'chain', position: origin, data });
         link(visit(node.first, `${path}.first`), path, 'first');

@@ -6,6 +6,7 @@
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 import { Boxes, Code2, GitFork, ListOrdered, LogOut } from 'lucide-react';
 import type { ComponentType } from 'react';
+import { DEFAULT_BRANCH_VERDICT, DEFAULT_STAGE_INTRO } from '../../contracts/spec.ts';
 import { cn } from '../ui/cn.ts';
 import { type GraphNode, INPUTS, kindLabel, NODE_SIZE, type NodeKind, portTop } from './model.ts';
 
@@ -38,7 +39,7 @@ function summary(n: GraphNode): string {
     case 'base':
       return n.data.bridge && n.data.task ? `${n.data.bridge}:${n.data.task}` : 'choose a task';
     case 'stage':
-      return `${n.data.actions.length} set-up action${n.data.actions.length === 1 ? '' : 's'}`;
+      return `${n.data.actions.length} set-up action${n.data.actions.length === 1 ? '' : 's'} · intro: ${n.data.intro ?? DEFAULT_STAGE_INTRO}`;
     case 'contract': {
       const hooks = ['filterAction', 'modifyTransition', 'filterObservation'].filter((h) =>
         new RegExp(`function\\s+${h}\\b`).test(n.data.code),
@@ -46,7 +47,9 @@ function summary(n: GraphNode): string {
       return hooks.length ? hooks.join(', ') : 'no hooks';
     }
     case 'chain':
-      return `mode: ${n.data.mode}`;
+      return n.data.mode === 'branch'
+        ? `mode: branch · ${n.data.verdict ?? DEFAULT_BRANCH_VERDICT}`
+        : `mode: ${n.data.mode}`;
     case 'output':
       return 'what the policy plays';
   }

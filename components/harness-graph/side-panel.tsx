@@ -5,7 +5,14 @@
 // them (hook errors with line and column).
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { CHAIN_MODES, type ChainMode, type HarnessSpec } from '../../contracts/spec.ts';
+import {
+  BRANCH_VERDICTS,
+  type BranchVerdict,
+  CHAIN_MODES,
+  type ChainMode,
+  DEFAULT_BRANCH_VERDICT,
+  type HarnessSpec,
+} from '../../contracts/spec.ts';
 import type { SpecProblem } from '../../contracts/validation.ts';
 import { useTRPC } from '../trpc/client.tsx';
 import { Badge } from '../ui/badge.tsx';
@@ -231,8 +238,13 @@ function ChainPanel({
   const setMode = (mode: ChainMode) => {
     const next: typeof d = { mode };
     if (mode === 'switch') next.when = d.when ?? '';
+    if (mode === 'branch' && d.verdict !== undefined) next.verdict = d.verdict;
     if (d.carryContext !== undefined) next.carryContext = d.carryContext;
     onUpdate(next);
+  };
+  const setVerdict = (verdict: BranchVerdict) => {
+    const { verdict: _drop, ...rest } = d;
+    onUpdate(verdict === DEFAULT_BRANCH_VERDICT ? rest : { ...rest, verdict });
   };
   return (
     <div className="flex flex-col gap-3">
@@ -256,10 +268,34 @@ function ChainPanel({
             'First leg succeeded → second leg; failed → the remedial leg (connect it).'}
           {d.mode === 'switch' &&
             'Switch to the second leg when the condition on the state view holds.'}
-          {d.mode === 'alternate' && 'Alternate between the legs.'} The composite succeeds only when
-          every leg’s own verifier passes.
+          {d.mode === 'alternate' && 'Alternate between the legs.'}
+          {d.mode === 'branch'
+            ? ' Which verdicts count is the rule below.'
+            : ' The composite succeeds only when every leg’s own verifier passes.'}
         </p>
       </div>
+      {d.mode === 'branch' ? (
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="chain-verdict">Verdict rule</Label>
+          <Select
+            id="chain-verdict"
+            data-testid="chain-verdict"
+            value={d.verdict ?? DEFAULT_BRANCH_VERDICT}
+            onChange={(e) => setVerdict(e.target.value as BranchVerdict)}
+          >
+            {BRANCH_VERDICTS.map((v) => (
+              <option key={v} value={v}>
+                {v === DEFAULT_BRANCH_VERDICT ? `${v} (default)` : v}
+              </option>
+            ))}
+          </Select>
+          <p className="text-xs text-muted-foreground">
+            {(d.verdict ?? DEFAULT_BRANCH_VERDICT) === 'all-legs'
+              ? 'all-legs: every leg in play must pass — after a failed first leg the episode cannot succeed, whatever the remedial leg does.'
+              : 'remedial-decides: after a failed first leg, the episode succeeds when the remedial leg does (the first leg’s failure is recorded, not counted). After a passed first leg, both legs must pass.'}
+          </p>
+        </div>
+      ) : null}
       {d.mode === 'switch' ? (
         <div className="flex flex-col gap-1">
           <Label htmlFor="chain-when">Condition (JavaScript over state)</Label>

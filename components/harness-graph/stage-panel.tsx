@@ -3,8 +3,9 @@
 // offered by playing the wrapped environment (click one to play it and keep it).
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { DEFAULT_STAGE_INTRO, STAGE_INTROS, type StageIntro } from '../../contracts/spec.ts';
 import { Button } from '../ui/button.tsx';
-import { Input } from '../ui/input.tsx';
+import { Input, Label, Select } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import type { Graph, GraphNode, UpdateFn } from './model.ts';
 import { actionLabel } from './stage.ts';
@@ -23,8 +24,9 @@ export function StagePanel({
   return (
     <div className="flex flex-col gap-3">
       <p className="text-xs text-muted-foreground">
-        Set-up actions replayed after every reset. They are not agent steps; one the environment
-        rejects fails the run before any episode, naming the action.
+        Set-up actions replayed after every reset. They are not agent steps and leave no trace in
+        the environment’s counters (it resets them after the replay); one the environment rejects
+        fails the run before any episode, naming the action.
       </p>
       <ol className="flex flex-col gap-1" data-testid="stage-actions">
         {s.actions.map((a, i) => (
@@ -51,6 +53,13 @@ export function StagePanel({
         ) : null}
       </ol>
       <CommandForm onAdd={s.add} />
+      <IntroField
+        value={node.data.intro}
+        onChange={(intro) => {
+          const { intro: _drop, ...rest } = node.data;
+          onUpdate(intro === DEFAULT_STAGE_INTRO ? rest : { ...rest, intro });
+        }}
+      />
       <Button
         variant="secondary"
         size="sm"
@@ -65,6 +74,42 @@ export function StagePanel({
       ) : null}
       <ErrorNote error={s.offers.error} />
       {s.offers.data ? <Offers replay={s.offers.data} onPick={s.pick} /> : null}
+    </div>
+  );
+}
+
+const INTRO_TEXT: Record<StageIntro, string> = {
+  reset:
+    'reset (default, the paper’s): the agent first sees the reset text, as if nothing had been set up.',
+  state:
+    'state: the environment describes the start state after the set-up (household: ALFWorld’s intro with where the agent stands and what it holds; other bridges: their current observation).',
+};
+
+/** The Stage's first observation: an explicit choice, its default shown. */
+function IntroField({
+  value,
+  onChange,
+}: {
+  value: StageIntro | undefined;
+  onChange: (intro: StageIntro) => void;
+}) {
+  const intro = value ?? DEFAULT_STAGE_INTRO;
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor="stage-intro">First observation</Label>
+      <Select
+        id="stage-intro"
+        data-testid="stage-intro"
+        value={intro}
+        onChange={(e) => onChange(e.target.value as StageIntro)}
+      >
+        {STAGE_INTROS.map((i) => (
+          <option key={i} value={i}>
+            {i === DEFAULT_STAGE_INTRO ? `${i} (default)` : i}
+          </option>
+        ))}
+      </Select>
+      <p className="text-xs text-muted-foreground">{INTRO_TEXT[intro]}</p>
     </div>
   );
 }

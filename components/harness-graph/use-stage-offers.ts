@@ -18,7 +18,7 @@ export function useStageOffers(
   // Play the wrapped environment with the current set-up actions to offer what may be typed next.
   const offers = useMutation(trpc.play.replay.mutationOptions());
   const actions = node.data.actions;
-  const setActions = (next: Action[]) => onUpdate({ actions: next });
+  const setActions = (next: Action[]) => onUpdate({ ...node.data, actions: next });
   const textTool = offers.data?.textTool;
   const play = (next: Action[]) => {
     if (inner?.ok) offers.mutate({ spec: inner.spec, seed: 0, actions: next });

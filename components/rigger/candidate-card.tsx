@@ -112,7 +112,11 @@ function CandidateTitle({
     <CardTitle className="flex flex-wrap items-center gap-2">
       Write & validate #{c.iteration + 1}
       {c.round > 0 ? <Badge variant="outline">round {c.round + 1}</Badge> : null}
-      {c.stats?.template ? <Badge variant="outline">{String(c.stats.template)}</Badge> : null}
+      {c.stats?.template ? (
+        <Badge variant="outline" data-testid="candidate-template" title="The designer's template">
+          {String(c.stats.template)}
+        </Badge>
+      ) : null}
       {c.decision ? (
         <Badge data-testid="candidate-decision" variant={decisionTone(c.decision)}>
           {c.decision}

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Wand2 } from 'lucide-react';
 import Link from 'next/link';
+import { COMPONENTS, type ComponentName, isPaperMode } from '../../contracts/rigs.ts';
 import { numberRange, rangeHint } from '../runs/launch.ts';
 import { PolicySelect } from '../runs/policy-select.tsx';
 import { useTRPC } from '../trpc/client.tsx';
@@ -14,12 +15,60 @@ import { FieldProblems } from '../ui/field-problems.tsx';
 import { Select, Textarea } from '../ui/input.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { countOf } from '../ui/plural.ts';
-import { otherProblems, problemsAt } from '../ui/problems.ts';
-import { RIG_FIELD_RANGE } from './model.ts';
+import { otherProblems, type Problem, problemsAt } from '../ui/problems.ts';
+import { designerNote, RIG_FIELD_RANGE } from './model.ts';
 import { useRigLaunch } from './use-rig-launch.ts';
 
 /** Fields that show their own problems; the rest go to the note above the button. */
-const FIELD_PATHS = ['policy', 'k', 'maxIterations', 'band', 'defect'] as const;
+const FIELD_PATHS = ['policy', 'components', 'k', 'maxIterations', 'band', 'defect'] as const;
+
+const COMPONENT_LABEL: Record<ComponentName, string> = {
+  stage: 'Stage (set-up actions)',
+  contract: 'Contract (rules)',
+  chain: 'Chain (a second task) — beyond the paper',
+};
+
+/** What the designer may write: the paper's Stage and Contract by default, Chain on opt-in. */
+function ComponentsField({
+  value,
+  onChange,
+  problems,
+}: {
+  value: ComponentName[];
+  onChange: (components: ComponentName[]) => void;
+  problems: Problem[];
+}) {
+  return (
+    <fieldset className="flex flex-col gap-1" data-testid="rig-components-field">
+      <legend className="text-sm font-medium">Components the designer may write</legend>
+      <div className="flex flex-wrap gap-3 text-sm">
+        {COMPONENTS.map((c) => (
+          <label key={c} className="flex items-center gap-1.5">
+            <input
+              type="checkbox"
+              data-testid={`rig-component-${c}`}
+              checked={value.includes(c)}
+              onChange={(e) =>
+                onChange(
+                  e.target.checked
+                    ? COMPONENTS.filter((x) => x === c || value.includes(x))
+                    : value.filter((x) => x !== c),
+                )
+              }
+            />
+            {COMPONENT_LABEL[c]}
+          </label>
+        ))}
+      </div>
+      <p className="text-xs text-muted-foreground">
+        {isPaperMode(value)
+          ? 'Paper mode: the paper’s automated pipeline writes Stage and Contract only.'
+          : 'Chain is on: candidates may append a second task, beyond the paper’s pipeline.'}
+      </p>
+      <FieldProblems problems={problems} />
+    </fieldset>
+  );
+}
 
 export function LaunchRig({ bridge, task }: { bridge: string; task: string }) {
   return (
@@ -59,13 +108,25 @@ function LaunchForm({ bridge, task }: { bridge: string; task: string }) {
             id="r-designer"
             data-testid="rig-designer"
             value={l.form.designer}
-            onChange={(e) => l.set('designer', e.target.value === 'llm' ? 'llm' : 'heuristic')}
+            onChange={(e) => {
+              const v = e.target.value;
+              l.set('designer', v === 'llm' || v === 'heuristic' ? v : '');
+            }}
           >
+            <option value="">default (by policy)</option>
             <option value="heuristic">heuristic (offline)</option>
             <option value="llm">llm (OpenAI-compatible)</option>
           </Select>
+          <p className="text-xs text-muted-foreground" data-testid="rig-designer-note">
+            {designerNote(l.chosen, l.form.designer)}
+          </p>
         </Field>
       </div>
+      <ComponentsField
+        value={l.form.components}
+        onChange={(components) => l.set('components', components)}
+        problems={problemsAt(l.problems, 'components')}
+      />
       <RigSizeFields l={l} />
       <Field label="Defect to target (optional)" htmlFor="r-defect">
         <Textarea

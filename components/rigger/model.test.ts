@@ -7,6 +7,7 @@ import {
   currentStage,
   DEFAULT_RIG_FORM,
   decisionTone,
+  designerNote,
   inBand,
   layers,
   RIG_FIELD_RANGE,
@@ -123,17 +124,36 @@ describe('candidate views', () => {
 describe('rig launch', () => {
   it('sends the band and iterations, and a trimmed defect only when one was typed', () => {
     const form = { ...DEFAULT_RIG_FORM, k: 3, iterations: 2, lo: 0.3, hi: 0.7 };
+    // No designer chosen: the policy decides; the components are the paper's by default.
     expect(rigLaunchInput('household', 'pick-mug-1', 'scripted:x', form)).toEqual({
       task: 'household:pick-mug-1',
       policy: 'scripted:x',
-      designer: 'heuristic',
+      components: ['stage', 'contract'],
       k: 3,
       maxIterations: 2,
       band: [0.3, 0.7],
     });
+    expect(
+      rigLaunchInput('household', 't', 'p', { ...form, designer: 'llm', components: ['stage'] }),
+    ).toMatchObject({ designer: 'llm', components: ['stage'] });
     const typed = rigLaunchInput('toy24', 't', 'p', { ...form, defect: '  never opens drawers ' });
     expect(typed.defect).toBe('never opens drawers');
     expect('defect' in rigLaunchInput('toy24', 't', 'p', { ...form, defect: '   ' })).toBe(false);
+  });
+
+  it('says which designer a rig will use and why, before it is launched', () => {
+    expect(designerNote('openai:qwen3-8b', '')).toBe(
+      "llm (qwen3-8b): the paper's designer is the policy's own model: qwen3-8b, on the policy's endpoint",
+    );
+    expect(designerNote('scripted:household-explorer', '')).toMatch(
+      /^heuristic: a scripted policy/,
+    );
+    expect(designerNote('openai:m', 'heuristic')).toBe('heuristic: chosen here');
+    expect(
+      rigLaunchProblems(
+        rigLaunchInput('household', 't', 'p', { ...DEFAULT_RIG_FORM, components: [] }),
+      ),
+    ).toEqual([{ path: 'components', message: 'choose at least one component' }]);
   });
 
   it('checks the rig form with the server schema: a reversed band is one sentence on the band', () => {

@@ -3,6 +3,7 @@
 // the previous candidate. The views only render these.
 import { type Problem, problemsOf } from '../../contracts/issues.ts';
 import { RigInputSchema } from '../../contracts/launch.ts';
+import { type ComponentName, defaultDesigner, PAPER_COMPONENTS } from '../../contracts/rigs.ts';
 import { isFinalStatus } from '../../contracts/runs.ts';
 import type { HarnessNode, HarnessSpec } from '../../contracts/spec.ts';
 import { type LineOp, type SpecChange, specDiff } from '../harness-graph/diff.ts';
@@ -113,7 +114,10 @@ export function candidateChanges(
 
 export interface RigForm {
   policy: string;
-  designer: 'heuristic' | 'llm';
+  /** '' : the policy decides (openai:<model> → llm on that model, scripted → heuristic). */
+  designer: '' | 'heuristic' | 'llm';
+  /** What the designer may write: Stage and Contract (the paper's), Chain on opt-in. */
+  components: ComponentName[];
   k: number;
   iterations: number;
   lo: number;
@@ -123,7 +127,8 @@ export interface RigForm {
 
 export const DEFAULT_RIG_FORM: RigForm = {
   policy: '',
-  designer: 'heuristic',
+  designer: '',
+  components: [...PAPER_COMPONENTS],
   k: 5,
   iterations: 5,
   lo: 0.4,
@@ -136,12 +141,20 @@ export function rigLaunchInput(bridge: string, task: string, policy: string, for
   return {
     task: `${bridge}:${task}`,
     policy,
-    designer: form.designer,
+    ...(form.designer ? { designer: form.designer } : {}),
+    components: form.components,
     k: form.k,
     maxIterations: form.iterations,
     band: [form.lo, form.hi] as [number, number],
     ...(form.defect.trim() ? { defect: form.defect.trim() } : {}),
   };
+}
+
+/** The designer a rig will use, and why, as the form shows it before launching. */
+export function designerNote(policy: string, designer: RigForm['designer']): string {
+  if (designer) return `${designer}: chosen here`;
+  const d = defaultDesigner(policy);
+  return `${d.designer}${d.model ? ` (${d.model})` : ''}: ${d.why}`;
 }
 
 /** The rig launch input's problems under the server's schema (none: it may be sent). */

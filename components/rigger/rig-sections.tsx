@@ -2,6 +2,7 @@
 // The rig page's header and first stages: the timeline and the baseline (Observe); the diagnosis
 // is diagnosis-card.tsx.
 import Link from 'next/link';
+import { componentsText, isPaperMode } from '../../contracts/rigs.ts';
 import { taskHref } from '../tasks/links.ts';
 import { ShareButton } from '../team/share-button.tsx';
 import { BackLink, ScopedLink } from '../ui/back-link.tsx';
@@ -36,8 +37,24 @@ export function RigHeader({ rig: r }: { rig: Rig }) {
             {r.bridge}:{r.taskId}
           </ScopedLink>
           <span>
-            · {r.designer} designer · K={r.k} · up to {r.maxIterations} iterations
+            · K={r.k} · up to {r.maxIterations} iterations
             {r.constraints.defect ? ` · defect: “${r.constraints.defect}”` : ''}
+          </span>
+          <span className="flex w-full flex-wrap items-center gap-2 text-xs">
+            <Badge variant="outline" data-testid="rig-designer-used" title={r.designerWhy}>
+              {r.designer} designer{r.designerModel ? ` (${r.designerModel})` : ''}
+            </Badge>
+            <span className="text-muted-foreground" data-testid="rig-designer-why">
+              {r.designerWhy}
+            </span>
+            {r.components.length > 0 ? (
+              <Badge
+                variant={isPaperMode(r.components) ? 'outline' : 'warning'}
+                data-testid="rig-components"
+              >
+                {componentsText(r.components)}
+              </Badge>
+            ) : null}
           </span>
         </span>
       }

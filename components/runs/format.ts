@@ -1,5 +1,5 @@
 // Number and label formatting shared by run views; one place so every screen shows the same digits.
-import { DEFAULT_INVALID_LOOP_LIMIT, invalidLoopRuleText } from '../../contracts/outcomes.ts';
+import { invalidLoopRuleText } from '../../contracts/outcomes.ts';
 
 export function pct(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '—';
@@ -56,7 +56,7 @@ const FAILURE_HELP: Record<string, string> = {
 /** What a failure category means; the loop's rule is worded from its constants (contracts). */
 export function failureHelp(category: string, invalidLoopLimit?: number | null): string {
   if (category === 'invalid_action_loop') {
-    return invalidLoopRuleText(invalidLoopLimit ?? DEFAULT_INVALID_LOOP_LIMIT);
+    return invalidLoopRuleText(invalidLoopLimit);
   }
   return FAILURE_HELP[category] ?? '';
 }

@@ -2,6 +2,7 @@
 // Launch a run of a policy on a task (bare: a baseline) or on a harness version (a validation).
 // Every field says its range and its problems inline, checked with the server's schema.
 import { Play } from 'lucide-react';
+import { SUGGESTED_INVALID_LOOP_LIMIT } from '../../contracts/outcomes.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import { RewardParamsFields } from '../bpe/reward-params-fields.tsx';
 import { isLlmPolicy } from '../llm/format.ts';
@@ -13,7 +14,7 @@ import { Field, NumberField } from '../ui/field.tsx';
 import { FieldProblems } from '../ui/field-problems.tsx';
 import { ErrorNote } from '../ui/misc.tsx';
 import { otherProblems, problemsAt } from '../ui/problems.ts';
-import { RUN_FIELD_RANGE, rangeHint, seedRange } from './launch.ts';
+import { RUN_FIELD_RANGE, rangeHint, seedsText } from './launch.ts';
 import { PolicySelect } from './policy-select.tsx';
 import { useLaunchRun } from './use-launch-run.ts';
 
@@ -23,6 +24,8 @@ const FIELD_PATHS = [
   'k',
   'seed',
   'maxSteps',
+  'groupSize',
+  'invalidLoopLimit',
   'rewardParams',
   'policyOptions.pricePromptPerM',
   'policyOptions.priceCompletionPerM',
@@ -45,7 +48,6 @@ export function LaunchRunForm({
   defaultK?: number;
 }) {
   const l = useLaunchRun({ bridge, task, spec, harnessVersionId, kind, defaultK });
-  const [first, last] = seedRange(l.form.seed, l.form.k);
   return (
     <form
       className="flex flex-col gap-3"
@@ -66,6 +68,7 @@ export function LaunchRunForm({
         />
       ) : null}
       <RunSizeFields l={l} />
+      <EpisodeRulesFields l={l} />
       <SkillBankSelect
         bridge={bridge}
         value={l.form.skillBankId}
@@ -77,8 +80,8 @@ export function LaunchRunForm({
         testId="launch-reward-problem"
       />
       {l.valid ? (
-        <p className="text-xs text-muted-foreground">
-          Seeds {first} … {last}, one episode each.
+        <p className="text-xs text-muted-foreground" data-testid="launch-seeds">
+          {seedsText(l.form.seed, l.form.k, l.form.groupSize)}
         </p>
       ) : null}
       <ErrorNote problems={otherProblems(l.problems, FIELD_PATHS)} testId="launch-error" />
@@ -163,6 +166,55 @@ function RunSizeFields({ l }: { l: Launch }) {
         value={l.form.maxSteps}
         onChange={(v) => l.set('maxSteps', v)}
       />
+    </div>
+  );
+}
+
+/** GRPO groups and the invalid-action cut-off: both explicit, both off by default. */
+function EpisodeRulesFields({ l }: { l: Launch }) {
+  const { groupSize, invalidLoopLimit } = RUN_FIELD_RANGE;
+  const cutoff = l.form.invalidLoopLimit ?? null;
+  return (
+    <div className="grid grid-cols-2 gap-2">
+      <NumberField
+        id="l-group"
+        testId="launch-group-size"
+        label="Group size (G)"
+        {...groupSize}
+        hint="GRPO: every start seed is played G times with different policy seeds (K a multiple of G); 1 = no groups"
+        problems={problemsAt(l.problems, 'groupSize')}
+        value={l.form.groupSize ?? 1}
+        onChange={(v) => l.set('groupSize', v)}
+      />
+      <div className="flex flex-col gap-1">
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            data-testid="launch-cutoff"
+            checked={cutoff !== null}
+            onChange={(e) =>
+              l.set('invalidLoopLimit', e.target.checked ? SUGGESTED_INVALID_LOOP_LIMIT : null)
+            }
+          />
+          Invalid-action cut-off
+        </label>
+        {cutoff !== null ? (
+          <NumberField
+            id="l-cutoff"
+            testId="launch-cutoff-limit"
+            label="End an episode after this many invalid actions in a row"
+            {...invalidLoopLimit}
+            problems={problemsAt(l.problems, 'invalidLoopLimit')}
+            value={cutoff}
+            onChange={(v) => l.set('invalidLoopLimit', v)}
+          />
+        ) : (
+          <p className="text-xs text-muted-foreground">
+            Off (the default): the benchmarks and the papers have no such cut-off, only the step
+            budget.
+          </p>
+        )}
+      </div>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import {
   runLaunchInput,
   runLaunchProblems,
   seedRange,
+  seedsText,
   usablePolicies,
 } from './launch.ts';
 
@@ -69,6 +70,42 @@ describe('launch forms', () => {
       rewardParams: { tMax: 30 },
       policyOptions: { skillBankId: 'bank1' },
     });
+  });
+
+  it('sends a group size and a cut-off only when set, and says what the groups play', () => {
+    const base = {
+      bridge: 'toy24',
+      task: '1-2-3-4',
+      spec: undefined,
+      harnessVersionId: undefined,
+      kind: 'baseline' as const,
+      rewardParams: undefined,
+    };
+    const plain = runLaunchInput({
+      ...base,
+      form: { ...form, groupSize: 1, invalidLoopLimit: null },
+    });
+    expect(plain).not.toHaveProperty('groupSize');
+    expect(plain).not.toHaveProperty('invalidLoopLimit');
+    const grouped = runLaunchInput({
+      ...base,
+      form: { ...form, groupSize: 4, invalidLoopLimit: 10 },
+    });
+    expect(grouped).toMatchObject({ groupSize: 4, invalidLoopLimit: 10 });
+    expect(runLaunchProblems(grouped)).toEqual([]);
+    expect(runLaunchProblems(runLaunchInput({ ...base, form: { ...form, groupSize: 3 } }))).toEqual(
+      [
+        {
+          path: 'groupSize',
+          message:
+            'the episodes (K = 8) must be a multiple of the group size (3): every start seed is played 3 times',
+        },
+      ],
+    );
+    expect(seedsText(3, 8)).toBe('Seeds 3 … 10, one episode each.');
+    expect(seedsText(3, 8, 4)).toBe(
+      '2 groups of 4: start seeds 3 … 4, each played 4 times with policy seeds 3 … 10.',
+    );
   });
 
   it('plays at least one seed', () => {

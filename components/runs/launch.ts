@@ -28,6 +28,10 @@ export interface RunForm {
   skillBankId: string;
   /** Mode, think cost, reasoning and price of an LLM policy (sent only for one). */
   llm?: LlmForm;
+  /** GRPO group size G (1: no groups). */
+  groupSize?: number;
+  /** Consecutive invalid actions that end an episode; null/absent: no cut-off (the default). */
+  invalidLoopLimit?: number | null;
 }
 
 export function runLaunchInput(args: {
@@ -51,6 +55,10 @@ export function runLaunchInput(args: {
     seed: form.seed,
     maxSteps: form.maxSteps,
     kind,
+    ...(form.groupSize !== undefined && form.groupSize !== 1 ? { groupSize: form.groupSize } : {}),
+    ...(form.invalidLoopLimit !== undefined && form.invalidLoopLimit !== null
+      ? { invalidLoopLimit: form.invalidLoopLimit }
+      : {}),
     ...(harnessVersionId ? { harnessVersionId } : {}),
     ...(rewardParams ? { rewardParams } : {}),
     ...(Object.keys(policyOptions).length > 0 ? { policyOptions } : {}),
@@ -60,6 +68,14 @@ export function runLaunchInput(args: {
 /** The seeds a run of K episodes from `seed` plays (at least one). */
 export function seedRange(seed: number, k: number): [number, number] {
   return [seed, seed + Math.max(k, 1) - 1];
+}
+
+/** What a run of K episodes in groups of G plays, in words (the form's line above the button). */
+export function seedsText(seed: number, k: number, groupSize = 1): string {
+  const [first, last] = seedRange(seed, k);
+  if (groupSize <= 1) return `Seeds ${first} … ${last}, one episode each.`;
+  const groups = Math.floor(k / groupSize);
+  return `${groups} group${groups === 1 ? '' : 's'} of ${groupSize}: start seeds ${seed} … ${seed + groups - 1}, each played ${groupSize} times with policy seeds ${first} … ${last}.`;
 }
 
 /** The launch input's problems under the server's schema (none: it may be sent). */
@@ -74,6 +90,8 @@ export function runLaunchProblems(input: unknown): Problem[] {
 /** The range a number of the launch input may take, from the server's schema. */
 export const RUN_FIELD_RANGE = {
   k: numberRange(LaunchRunFieldsSchema.shape.k.unwrap()),
+  groupSize: numberRange(LaunchRunFieldsSchema.shape.groupSize.unwrap()),
+  invalidLoopLimit: numberRange(LaunchRunFieldsSchema.shape.invalidLoopLimit.unwrap()),
   seed: numberRange(LaunchRunFieldsSchema.shape.seed.unwrap()),
   maxSteps: numberRange(LaunchRunFieldsSchema.shape.maxSteps.unwrap()),
 };

@@ -13,6 +13,7 @@ export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): Episo
     runId,
     taskId: payload.taskId,
     seed: payload.seed,
+    startSeed: payload.startSeed ?? null,
     ordinal: payload.ordinal,
     status: 'done',
     attempt: 0,

@@ -4,6 +4,7 @@ import { GitCompare, Radio } from 'lucide-react';
 import Link from 'next/link';
 // Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
 // failure distribution, steps histogram, harness errors and progress update without reload.
+import { invalidLoopCutoffText } from '../../contracts/outcomes.ts';
 import { isFinalStatus } from '../../contracts/runs.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
@@ -135,6 +136,20 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
           <span>
             · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
           </span>
+          {r.groupSize > 1 ? (
+            <Badge
+              variant="info"
+              data-testid="run-groups"
+              title="GRPO groups: every start seed was played G times with different policy seeds"
+            >
+              {Math.floor(r.k / r.groupSize)} groups of {r.groupSize} per task
+            </Badge>
+          ) : null}
+          {invalidLoopCutoffText(r.invalidLoopLimit) ? (
+            <Badge variant="warning" data-testid="run-cutoff">
+              {invalidLoopCutoffText(r.invalidLoopLimit)}
+            </Badge>
+          ) : null}
         </span>
       }
       actions={

@@ -41,6 +41,8 @@ export function useLaunchRun(args: {
     maxSteps: DEFAULT_MAX_STEPS,
     skillBankId: '',
     llm: DEFAULT_LLM_FORM,
+    groupSize: 1,
+    invalidLoopLimit: null,
   });
   const reward = useRewardParams();
   const chosen = chosenPolicy(form.policy, usable);

@@ -29,6 +29,7 @@ export const episodeListSelect = {
   runId: true,
   taskId: true,
   seed: true,
+  startSeed: true,
   ordinal: true,
   status: true,
   attempt: true,

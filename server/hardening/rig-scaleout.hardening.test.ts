@@ -78,9 +78,10 @@ afterAll(async () => {
 describe('rig jobs on BullMQ', () => {
   it('a stopped and then a killed worker hand the rig on; it ends recorded once', async () => {
     const db = handle.db;
+    // A rig that refines once and accepts its second candidate (server/rigger/resume.test.ts).
     const { rigId } = await studio.rigs.start({
-      task: 'household:eval_seen-004',
-      policy: 'scripted:household-no-transform',
+      task: 'household:eval_seen-007',
+      policy: 'scripted:household-explorer',
       k: K,
     });
     const row = await db.rig.findUniqueOrThrow({ where: { id: rigId } });

@@ -54,6 +54,9 @@ export class BaseLayer extends DelegatingEnv implements HarnessLayer {
   override observe(): Observation {
     return capObservation(this.inner.observe());
   }
+  override describeState(): Observation {
+    return capObservation(super.describeState());
+  }
   override async step(action: Action): Promise<StepResult> {
     // A bridge's observation is copied into every step row and live event: capped here, once.
     const inner = await this.inner.step(action);

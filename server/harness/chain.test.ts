@@ -144,6 +144,46 @@ describe('Chain', () => {
     expect(passed.harness.textTool()).toEqual({ name: 'act', arg: 'command' });
   });
 
+  it('branch verdict rule: all-legs (default) vs remedial-decides after a failed first leg', async () => {
+    const node = (verdict?: 'all-legs' | 'remedial-decides'): HarnessNode => ({
+      type: 'chain',
+      mode: 'branch',
+      first: counter,
+      second: room(),
+      remedial: room('hold-coin'),
+      ...(verdict ? { verdict } : {}),
+    });
+    const play = async (n: HarnessNode, actions: Action[]) => {
+      const built = await build(spec(n));
+      await built.harness.reset({ seed: 0 });
+      await run(built.harness, actions);
+      return built.harness;
+    };
+    const failFirst = [add(1), { name: 'stop', args: {} }, act('take coin')];
+    const byDefault = await (await play(node(), failFirst)).evaluate();
+    expect(byDefault.success).toBe(false);
+    expect(byDefault.metrics).toMatchObject({ leg0_counts: 1, leg2_counts: 1, leg2_success: 1 });
+
+    const decides = await play(node('remedial-decides'), failFirst);
+    const ev = await decides.evaluate();
+    expect(ev.success).toBe(true);
+    expect(ev.score).toBe(1);
+    expect(ev.metrics).toMatchObject({
+      leg0_success: 0,
+      leg0_counts: 0,
+      leg2_success: 1,
+      leg2_counts: 1,
+      legs_in_play: 2,
+    });
+    expect(decides.toSpec().env).toMatchObject({ verdict: 'remedial-decides' });
+
+    // After a passed first leg the rule changes nothing: both legs count.
+    const passed = await play(node('remedial-decides'), [add(5), { name: 'stop', args: {} }]);
+    const p = await passed.evaluate();
+    expect(p.success).toBe(false);
+    expect(p.metrics).toMatchObject({ leg0_success: 1, leg0_counts: 1, leg1_counts: 1 });
+  });
+
   it('sub-env termination is masked until the last leg ends', async () => {
     const { harness } = await build(spec(scripts.sequential!.node));
     await harness.reset({ seed: 0 });

@@ -5,7 +5,9 @@
 //                run in the sandbox after every step) holds, or when the first leg ends;
 //   alternate  - agent steps alternate between the legs (a finished leg is skipped).
 // Sub-env termination is masked; the composite ends when its last leg ends and succeeds only if
-// every leg in play passes its own verifier (first AND the chosen/next one).
+// every leg in play passes its own verifier (first AND the chosen/next one) — except a `branch`
+// chain with `verdict: 'remedial-decides'`, where after a failed first leg the remedial leg's
+// verdict is the composite's (every leg's verdict is still recorded, with whether it counts).
 import type {
   Action,
   EnvSnapshot,
@@ -21,7 +23,7 @@ import type {
 import { HarnessCodeError } from '../errors.ts';
 import { EnvHarness, type HarnessLayer, SPEC_TASK, type StackContext } from './layer.ts';
 import { checkerHost, type HookSet, type HookSignatures } from './sandbox/index.ts';
-import type { ChainNode } from './spec.ts';
+import { type BranchVerdict, type ChainNode, DEFAULT_BRANCH_VERDICT } from './spec.ts';
 
 const LEG_NAMES = ['first', 'second', 'remedial'] as const;
 
@@ -96,8 +98,14 @@ export class ChainLayer extends EnvHarness {
     };
     if (this.node.remedial !== undefined) out.remedial = this.legs[2]!.toNode();
     if (this.node.when !== undefined) out.when = this.node.when;
+    if (this.node.verdict !== undefined) out.verdict = this.node.verdict;
     if (this.node.carryContext !== undefined) out.carryContext = this.node.carryContext;
     return out;
+  }
+
+  /** A branch chain's verdict rule (BRANCH_VERDICTS); other modes: every leg in play. */
+  get verdictRule(): BranchVerdict {
+    return this.node.verdict ?? DEFAULT_BRANCH_VERDICT;
   }
 
   protected override target(): HarnessLayer {
@@ -108,12 +116,19 @@ export class ChainLayer extends EnvHarness {
     return this.active;
   }
 
-  /** The legs whose verdicts make the composite verdict. */
+  /** The legs in play: the first and the one that follows it. */
   private async inPlay(): Promise<number[]> {
     if (this.node.mode !== 'branch') return [0, 1];
     if (this.chosen !== undefined) return [0, this.chosen];
     const first = await this.legs[0]!.evaluate();
     return [0, first.success ? 1 : 2];
+  }
+
+  /** Of the legs in play, those whose verdicts make the composite's (the verdict rule). */
+  private counted(legs: number[]): number[] {
+    if (this.node.mode === 'branch' && this.verdictRule === 'remedial-decides' && legs.includes(2))
+      return [2];
+    return legs;
   }
 
   override tools(): ToolSpec[] {
@@ -312,19 +327,25 @@ export class ChainLayer extends EnvHarness {
 
   override async evaluate(): Promise<Evaluation> {
     const legs = await this.inPlay();
+    const counted = this.counted(legs);
     const metrics: Record<string, number> = {};
     let success = true;
     let score = 0;
     for (const i of legs) {
       const e = await this.legs[i]!.evaluate();
-      success &&= e.success;
-      score += e.score;
+      const counts = counted.includes(i);
+      if (counts) {
+        success &&= e.success;
+        score += e.score;
+      }
       metrics[`leg${i}_success`] = e.success ? 1 : 0;
       metrics[`leg${i}_score`] = e.score;
+      // 1 when the leg's verdict is part of the composite's, 0 when only recorded.
+      metrics[`leg${i}_counts`] = counts ? 1 : 0;
       for (const [k, v] of Object.entries(e.metrics)) metrics[`leg${i}_${k}`] = v;
     }
     metrics.legs_in_play = legs.length;
-    return { success, score: score / legs.length, metrics };
+    return { success, score: score / counted.length, metrics };
   }
 
   override async saveState(): Promise<EnvSnapshot> {

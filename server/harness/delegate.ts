@@ -1,7 +1,8 @@
 // The one decorator of the stack (PAPERS.md appendix C): an ActionableEnv that holds one and
 // delegates every method to it by default. The bridge leaf (base.ts), the Stage / Contract / Chain
 // layers (layer.ts `EnvHarness`) and the Harness itself (harness.ts) all derive from it and
-// override only what they change.
+// override only what they change. The optional capabilities of the contract (`afterSetup`,
+// `describeState`) are forwarded the same way, so a Stage reaches the bridge through any layers.
 import type {
   Action,
   ActionableEnv,
@@ -56,6 +57,15 @@ export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implemen
   }
   saveState(): Promise<EnvSnapshot> {
     return this.target().saveState();
+  }
+  /** Optional capability (types.ts): forwarded to the env below when it has it. */
+  afterSetup(): void | Promise<void> {
+    return this.target().afterSetup?.();
+  }
+  /** Optional capability (types.ts): the env's own description, else its last observation. */
+  describeState(): Observation {
+    const env = this.target();
+    return env.describeState ? env.describeState() : env.observe();
   }
   close(): Promise<void> {
     return this.inner.close();

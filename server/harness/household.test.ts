@@ -162,3 +162,57 @@ describe('chains across bridges', () => {
     await h.close();
   });
 });
+
+describe('Stage on household: set-up leaves no trace, and the intro is a stated choice', () => {
+  const staged = (intro?: 'reset' | 'state', setup = scene.setup) => ({
+    version: 1 as const,
+    env: {
+      type: 'stage' as const,
+      actions: setup,
+      ...(intro ? { intro } : {}),
+      env: { type: 'base' as const, bridge: 'household', task: scene.taskId },
+    },
+  });
+
+  it('6 set-up actions and 3 agent steps: the verifier counts 3 steps (the paper’s callback)', async () => {
+    expect(scene.setup).toHaveLength(6);
+    const h = await createHarness(staged(), { bridges });
+    await h.reset({ seed: scene.seed });
+    await play(h, ['look', 'inventory', 'take nothing from nowhere']);
+    const metrics = (await h.evaluate()).metrics;
+    expect(h.agentSteps).toBe(3);
+    expect(metrics.steps).toBe(3);
+    expect(metrics.invalidActions).toBe(1);
+    expect(view(h).steps).toBe(3);
+    await h.close();
+  });
+
+  it('intro "reset" (the default) keeps the reset text; "state" describes s0′', async () => {
+    const plain = await createHarness(staged(), { bridges });
+    const reset = await plain.reset({ seed: scene.seed });
+    expect(reset.observation.text).toContain('You are in the middle of a room.');
+    await plain.close();
+
+    const h = await createHarness(staged('state'), { bridges });
+    const start = await h.reset({ seed: scene.seed });
+    const text = start.observation.text;
+    expect(text).toMatch(/^-= Welcome to TextWorld, ALFRED! =-\n\n/);
+    expect(text).not.toContain('in the middle of a room');
+    expect(text).toContain(`You are facing the ${scene.hideIn}.`);
+    expect(text).toContain(`The ${scene.hideIn} is closed.`);
+    expect(text).toMatch(/Looking quickly around you, you see .*\./);
+    expect(text).toMatch(/\n\nYour task is to: .+\.$/);
+    expect(h.observe().text).toBe(text);
+    expect(h.toSpec().env).toMatchObject({ type: 'stage', intro: 'state' });
+    await h.close();
+  });
+
+  it('intro "state" says what the agent holds', async () => {
+    const take = scene.setup.slice(0, 2);
+    const h = await createHarness(staged('state', take), { bridges });
+    const start = await h.reset({ seed: scene.seed });
+    expect(start.observation.text).toContain(`You are facing the ${scene.from}.`);
+    expect(start.observation.text).toContain(`You are carrying: a ${scene.mug}.`);
+    await h.close();
+  });
+});

@@ -35,6 +35,9 @@ export type TextTool = { name: string; arg: string };
 /** An ActionableEnv that knows its place in the spec. */
 export interface HarnessLayer extends ActionableEnv {
   readonly path: string;
+  /** Every layer forwards the optional capabilities (delegate.ts), so they are always there. */
+  afterSetup(): void | Promise<void>;
+  describeState(): Observation;
   toNode(): HarnessNode;
   textTool(): TextTool | undefined;
   task(): TaskInfo;

@@ -80,6 +80,17 @@ describe('parseSpec', () => {
     [
       {
         version: 1,
+        env: { type: 'chain', mode: 'sequential', first: base, second: base, verdict: 'all-legs' },
+      },
+      /env\.verdict: only a branch chain has a verdict rule/,
+    ],
+    [
+      { version: 1, env: { type: 'stage', actions: [], intro: 'later', env: base } },
+      /env\.intro: /,
+    ],
+    [
+      {
+        version: 1,
         env: {
           type: 'chain',
           mode: 'sequential',

@@ -1,6 +1,9 @@
 // Stage (paper: Setups): replays ordinary actions right after reset through the inner step, so
-// only the start state changes. The replayed steps are not agent steps, and the agent's first
-// observation stays the reset observation (with the post-set-up admissible commands).
+// only the start state changes. The replayed steps are not agent steps; after the replay the
+// env's `afterSetup` callback resets its own counters (paper, appendix C.3), so they do not count
+// in its metrics either. The agent's first observation is chosen by `intro`: `reset` (default,
+// the paper's) keeps the reset observation, `state` asks the env to describe s0′; either way with
+// the post-set-up admissible commands.
 import type {
   Action,
   Observation,
@@ -10,7 +13,7 @@ import type {
 } from '../../bridges/core/types.ts';
 import { StageSetupError } from '../errors.ts';
 import { describeAction, EnvHarness, type HarnessLayer, type StackContext } from './layer.ts';
-import type { StageNode } from './spec.ts';
+import { DEFAULT_STAGE_INTRO, type StageIntro, type StageNode } from './spec.ts';
 
 /**
  * Why a set-up step counts as rejected, or undefined when it was accepted. Whether the environment
@@ -41,11 +44,17 @@ export class StageLayer extends EnvHarness {
   }
 
   toNode(): StageNode {
-    return { type: 'stage', actions: this.node.actions, env: this.inner.toNode() };
+    const out: StageNode = { type: 'stage', actions: this.node.actions, env: this.inner.toNode() };
+    if (this.node.intro !== undefined) out.intro = this.node.intro;
+    return out;
   }
 
   get actions(): Action[] {
     return this.node.actions;
+  }
+
+  get intro(): StageIntro {
+    return this.node.intro ?? DEFAULT_STAGE_INTRO;
   }
 
   override async reset(options: ResetOptions): Promise<ResetResult> {
@@ -64,9 +73,12 @@ export class StageLayer extends EnvHarness {
       }
       last = result;
     }
+    // Set-up steps leave no trace in the env's counters (the paper's callback after the replay).
+    await this.inner.afterSetup();
     const info = { ...start.info };
     if (last?.info.admissibleCommands) info.admissibleCommands = last.info.admissibleCommands;
-    this.initial = { observation: start.observation, info };
+    const observation = this.intro === 'state' ? this.inner.describeState() : start.observation;
+    this.initial = { observation, info };
     this.fresh = true;
     return this.initial;
   }

@@ -80,6 +80,8 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     const [r1, r2] = fake.chatRequests();
     expect(r1?.model).toBe('fake-model');
     expect(r1?.temperature).toBe(0.3);
+    // The policy seed travels as the request's seed (GRPO groups: G seeds sample differently).
+    expect((r1 as { seed?: number } | undefined)?.seed).toBe(0);
     expect(r1?.tools?.[0]?.function.name).toBe('act');
     expect(r1?.tools?.[0]?.function.parameters).toEqual(actTool.parameters);
     expect(String(r1?.messages?.[0]?.content)).toContain('put a mug in cabinet');

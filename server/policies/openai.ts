@@ -72,6 +72,12 @@ export const OpenAIOptionsSchema = LlmPolicyOptionsSchema.extend({
   /** Skill texts (or tags) to include in the system prompt (EvoHarness experience). */
   skills: z.array(z.string()).default([]),
   systemPrompt: z.string().optional(),
+  /**
+   * Send the policy seed as the request's `seed` (OpenAI, vLLM, Ollama honour it): G policy seeds of
+   * a GRPO group then sample differently, and a run can be replayed. Off for an endpoint that
+   * refuses the field.
+   */
+  sendSeed: z.boolean().default(true),
 });
 export type OpenAIOptions = z.infer<typeof OpenAIOptionsSchema>;
 
@@ -458,6 +464,7 @@ class OpenAISession implements AgentSession {
               }
             : {}),
           temperature: this.temperature,
+          ...(this.options.sendSeed ? { seed: this.context.seed } : {}),
           ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
         });
       } catch (error) {

@@ -1,22 +1,37 @@
 // Appendix G of the EnvHarness paper: the share of a split's tasks whose success rate lies in a band,
-
 // on the original tasks and after EnvRigger (the accepted candidate's validation rate; a task already
-// in the band keeps its original rate, one without an accepted candidate keeps its baseline).
+// in the band keeps its original rate, one without an accepted candidate keeps its baseline). The
+// report names the settings that make it comparable (components, designer, K, band) and the mix of
+// templates that were accepted: a rate landed in the band by one knob everywhere teaches little.
 import { z } from 'zod';
 import type { TaskInfo } from '../../bridges/core/types.ts';
+import {
+  type ComponentName,
+  ComponentsSchema,
+  defaultDesigner,
+  PAPER_COMPONENTS,
+} from '../../contracts/rigs.ts';
 import { InvalidInputError, NotFoundError, parseInput } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
+import { TIME_PRESSURE } from './designers/heuristic/index.ts';
 import { DESIGNERS } from './designers/index.ts';
 import { type RigDeps, type RigHooks, runRig } from './loop.ts';
 import { inBand } from './stats.ts';
 import { BandSchema } from './types.ts';
+
+/** The goal §7 of issue 14 sets: at least this share in the band after EnvRigger… */
+export const CALIBRATION_GOAL_IN_BAND = 0.8;
+/** …with no single template (and no step cap) in more than this share of the accepted harnesses. */
+export const CALIBRATION_GOAL_MAX_TEMPLATE = 0.4;
 
 export const CalibrateInputSchema = z.object({
   bridge: z.string().min(1),
   split: z.string().min(1),
   policy: z.string().min(1),
   band: BandSchema.default([0.4, 0.6]),
-  designer: z.enum(DESIGNERS).default('heuristic'),
+  /** Unset: the policy decides (`openai:<model>` → llm on that model; scripted → heuristic). */
+  designer: z.enum(DESIGNERS).optional(),
+  components: ComponentsSchema.default([...PAPER_COMPONENTS]),
   limit: z.number().int().min(1).optional(),
   k: z.number().int().min(1).max(100).default(5),
   maxIterations: z.number().int().min(1).max(50).default(5),
@@ -40,7 +55,17 @@ export interface CalibrateTask {
   accepted: HarnessSpec | null;
   /** Episodes launched (baseline unless cached, and every validation) and skipped by the lint gate. */
   rollouts: { launched: number; skipped: number; refuted: number };
+  /** The accepted candidate's template (none: nothing accepted). */
+  template: string | null;
   error?: string;
+}
+
+/** How often each template was accepted, and how often a step cap was in it. */
+export interface TemplateMix {
+  accepted: number;
+  templates: { template: string; count: number; share: number }[];
+  /** Accepted harnesses with a step cap (time pressure), alone or on another template. */
+  stepCap: { count: number; share: number };
 }
 
 export interface CalibrateResult {
@@ -48,13 +73,43 @@ export interface CalibrateResult {
   split: string;
   policy: string;
   band: [number, number];
+  /** What decides the comparison: like for like with the paper's 6% → 80% only in paper mode. */
+  settings: {
+    components: ComponentName[];
+    designer: string;
+    designerModel?: string;
+    designerWhy: string;
+    k: number;
+    band: [number, number];
+    maxIterations: number;
+    maxSteps: number;
+  };
   tasks: number;
   before: { inBand: number; share: number };
   after: { inBand: number; share: number };
   /** Rollouts over the sweep: launched, and skipped because lint refuted the candidate. */
   rollouts: { launched: number; skipped: number; refuted: number; lint: boolean };
+  mix: TemplateMix;
+  /** ≥ 80% in the band, no template (and no step cap) above 40% of the accepted harnesses. */
+  goal: { inBand: boolean; mix: boolean; met: boolean };
   detail: CalibrateTask[];
   durationMs: number;
+}
+
+/** The accepted templates, by count (most first), and the share carrying a step cap. */
+export function templateMix(detail: Pick<CalibrateTask, 'template'>[]): TemplateMix {
+  const accepted = detail.filter((d) => d.template !== null);
+  const counts = new Map<string, number>();
+  for (const d of accepted) counts.set(d.template ?? '', (counts.get(d.template ?? '') ?? 0) + 1);
+  const share = (n: number) => (accepted.length === 0 ? 0 : n / accepted.length);
+  const stepCap = accepted.filter((d) => (d.template ?? '').includes(TIME_PRESSURE)).length;
+  return {
+    accepted: accepted.length,
+    templates: [...counts.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([template, count]) => ({ template, count, share: share(count) })),
+    stepCap: { count: stepCap, share: share(stepCap) },
+  };
 }
 
 export async function calibrate(
@@ -86,11 +141,31 @@ export async function calibrate(
   const share = (n: number) => (detail.length === 0 ? 0 : n / detail.length);
   const b = count((d) => d.inBandBefore);
   const a = count((d) => d.inBandAfter);
+  const mix = templateMix(detail);
+  const top = Math.max(0, ...mix.templates.map((t) => t.share));
+  const goal = {
+    inBand: share(a) >= CALIBRATION_GOAL_IN_BAND - 1e-9,
+    mix:
+      top <= CALIBRATION_GOAL_MAX_TEMPLATE + 1e-9 &&
+      mix.stepCap.share <= CALIBRATION_GOAL_MAX_TEMPLATE + 1e-9,
+  };
+  const d = input.designer ?? defaultDesigner(input.policy).designer;
+  const model = input.designer ? undefined : defaultDesigner(input.policy).model;
   return {
     bridge: input.bridge,
     split: input.split,
     policy: input.policy,
     band,
+    settings: {
+      components: [...input.components],
+      designer: d,
+      ...(model ? { designerModel: model } : {}),
+      designerWhy: input.designer ? 'chosen at launch' : defaultDesigner(input.policy).why,
+      k: input.k,
+      band,
+      maxIterations: input.maxIterations,
+      maxSteps: input.maxSteps,
+    },
     tasks: detail.length,
     before: { inBand: b, share: share(b) },
     after: { inBand: a, share: share(a) },
@@ -100,6 +175,8 @@ export async function calibrate(
       refuted: detail.reduce((n, d) => n + d.rollouts.refuted, 0),
       lint: input.lint,
     },
+    mix,
+    goal: { ...goal, met: goal.inBand && goal.mix },
     detail,
     durationMs: Math.round(performance.now() - started),
   };
@@ -121,7 +198,8 @@ async function calibrateTask(
       {
         task: `${input.bridge}:${t.id}`,
         policy: input.policy,
-        designer: input.designer,
+        ...(input.designer ? { designer: input.designer } : {}),
+        components: input.components,
         k: input.k,
         maxIterations: input.maxIterations,
         maxSteps: input.maxSteps,
@@ -145,12 +223,13 @@ async function calibrateTask(
       iterations: 0,
       accepted: null,
       rollouts: { launched: 0, skipped: 0, refuted: 0 },
+      template: null,
       error: message,
     };
   }
   const before = r.baseline.successRate;
-  const acceptedRate =
-    r.iterations.find((x) => x.decision === 'accept')?.validation?.successRate ?? null;
+  const acceptedIteration = r.iterations.find((x) => x.decision === 'accept');
+  const acceptedRate = acceptedIteration?.validation?.successRate ?? null;
   const after = r.accepted ? acceptedRate : before;
   return {
     taskId: r.taskId,
@@ -164,6 +243,7 @@ async function calibrateTask(
     iterations: r.iterations.length,
     accepted: r.accepted,
     rollouts: rolloutsOf(r, input.k),
+    template: r.accepted ? (acceptedIteration?.template ?? 'unnamed') : null,
   };
 }
 

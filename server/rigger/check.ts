@@ -2,6 +2,8 @@
 // Stage set-up must replay on every seed it will be validated on. The error comes back worded so a
 // designer (rule-based or LLM) can repair the candidate.
 import type { Action, BridgeResolver } from '../../bridges/core/types.ts';
+import { type ComponentName, componentsText } from '../../contracts/rigs.ts';
+import { nodePaths } from '../../contracts/spec.ts';
 import { DomainError, HarnessCodeError, StageSetupError } from '../errors.ts';
 import { createHarness, parseSpec } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
@@ -20,6 +22,26 @@ export function describeWriteError(e: unknown): string {
   }
   if (e instanceof DomainError) return `${e.name}: ${e.message}`;
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** The components a spec uses (its Stage, Contract and Chain nodes). */
+export function componentsOf(spec: HarnessSpec): ComponentName[] {
+  const used = new Set<ComponentName>();
+  for (const { node } of nodePaths(spec.env)) if (node.type !== 'base') used.add(node.type);
+  return [...used];
+}
+
+/**
+ * Why a candidate may not be validated under the rig's components (paper mode: Stage and Contract
+ * only), worded for the designer, or undefined when it keeps to them.
+ */
+export function componentProblem(
+  spec: HarnessSpec,
+  allowed: readonly ComponentName[],
+): string | undefined {
+  const extra = componentsOf(spec).filter((c) => !allowed.includes(c));
+  if (extra.length === 0) return undefined;
+  return `the candidate uses ${extra.join(' and ')}, which this rig may not write (components: ${componentsText(allowed)}); propose a candidate made of ${allowed.join(' and ')} only.`;
 }
 
 /** Undefined when the candidate is sound on every seed, else the designer-facing error. */

@@ -11,7 +11,7 @@ const deps = () => env().services.rigDeps();
 
 const CASES: { task: string; policy: string; label?: string; k?: number }[] = [
   {
-    task: 'household:eval_seen-003',
+    task: 'household:eval_seen-007',
     policy: 'scripted:household-no-open',
     label: 'never-opens-closed-receptacles',
   },
@@ -45,31 +45,31 @@ describe('heuristic diagnoses of real baselines pass the checker', { timeout: 12
     });
   }
 
-  it('household:train-0001 with no-open: the bottle it picked up is in the diagnosis, not "never saw"', async () => {
+  it('household:train-0045 with no-open: the shaker it picked up is in the diagnosis, not "never saw"', async () => {
     const { batch, diagnosis } = await diagnoseBaseline(deps(), {
-      task: 'household:train-0001',
+      task: 'household:train-0045',
       policy: 'scripted:household-no-open',
       seeds: [0, 1, 2, 3, 4],
     });
     expect(batch.stats.successRate).toBe(0);
-    // Every failing episode picks up glassbottle 2 from countertop 1 …
+    // Every failing episode picks up saltshaker 2 from countertop 1 …
     for (const e of batch.episodes)
       expect(
         e.trajectory.some(
-          (s) => s.observation.text === 'You pick up the glassbottle 2 from the countertop 1.',
+          (s) => s.observation.text === 'You pick up the saltshaker 2 from the countertop 1.',
         ),
       ).toBe(true);
     // … and the diagnosis says so, and never says it saw none.
     expect(diagnosis.label).toBe('never-opens-closed-receptacles');
-    expect(diagnosis.description).not.toMatch(/never saw a glassbottle(?! other)/);
+    expect(diagnosis.description).not.toMatch(/never saw a saltshaker(?! other)/);
     expect(diagnosis.description).toContain(
-      'The goal needs two glassbottles: in 5 of them it saw glassbottle 2 (on countertop 1,',
+      'The goal needs two saltshakers: in 5 of them it saw saltshaker 2 (on countertop 1,',
     );
     expect(diagnosis.description).toContain(
-      'and picked it up, and never saw a glassbottle other than glassbottle 2.',
+      'and picked it up, and never saw a saltshaker other than saltshaker 2.',
     );
     expect(diagnosis.evidence).toContainEqual(
-      expect.objectContaining({ quote: 'You pick up the glassbottle 2 from the countertop 1.' }),
+      expect.objectContaining({ quote: 'You pick up the saltshaker 2 from the countertop 1.' }),
     );
     expect(checkDiagnosis(diagnosis, batch.episodes)).toEqual([]);
   });

@@ -10,7 +10,7 @@ import type { HarnessSpec } from '../harness/spec.ts';
 import type { LintJobInput } from '../lint/jobs.ts';
 import { lintSpec } from '../lint/lint.ts';
 import { lintPool } from '../lint/pool.ts';
-import { describeWriteError, preflight } from './check.ts';
+import { componentProblem, describeWriteError, preflight } from './check.ts';
 import { awaitBatch, rigRunId, rollouts, throwIfStopped } from './observe.ts';
 import {
   type CandidateRow,
@@ -54,6 +54,7 @@ export async function runIterations(env: RoundEnv, ctx: DesignContext): Promise<
       iteration: it,
       candidateId: row.id,
       candidate: { spec: attempt.candidate.spec, rationale: attempt.candidate.rationale },
+      ...(attempt.candidate.template ? { template: attempt.candidate.template } : {}),
       ...(attempt.writeError ? { writeError: attempt.writeError } : {}),
       ...(attempt.lint ? { lint: attempt.lint } : {}),
       validation: attempt.validation ? validationSummary(attempt.validation) : null,
@@ -185,6 +186,8 @@ async function validate(
   }
   const draft = draftOfRow(row);
   const seeds = validationSeeds(env, it);
+  const outside = componentProblem(draft.spec, input.components);
+  if (outside) return { writeError: outside };
   const writeError = await preflight(env.deps.bridges, draft.spec, env.taskId, seeds.slice(0, 1));
   if (writeError) return { writeError };
   if (input.lint) {

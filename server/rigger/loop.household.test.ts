@@ -12,7 +12,7 @@ const db = () => env().db;
 const CASES = [
   {
     policy: 'scripted:household-no-open',
-    task: 'eval_seen-003',
+    task: 'eval_seen-007',
     label: 'never-opens-closed-receptacles',
   },
   { policy: 'scripted:household-looper', task: 'eval_seen-003', label: 'repeats-failed-actions' },
@@ -69,7 +69,7 @@ describe('EnvRigger on household with the heuristic designer', { timeout: 90_000
 
   it('never accepts a candidate with 0% success (hiding the target from a policy that cannot open)', async () => {
     const r = await runRig(env().services.rigDeps(), {
-      task: 'household:eval_seen-005',
+      task: 'household:eval_seen-022',
       policy: 'scripted:household-no-open',
     });
     expect(r.diagnosis.direction).toBe('harder');

@@ -56,7 +56,7 @@ describe('EnvRigger loop', { timeout: 90_000 }, () => {
       env().services.rigDeps(),
       {
         task: 'household:eval_seen-004',
-        policy: 'scripted:household-no-transform',
+        policy: 'scripted:household-explorer',
         maxIterations: 5,
       },
       { designer },

@@ -5,6 +5,7 @@
 // its progress from those rows: finished work is read back, never repeated or recorded twice.
 import { pinTask } from '../../bridges/core/capabilities.ts';
 import type { Bridge, BridgeResolver } from '../../bridges/core/types.ts';
+import { componentsText } from '../../contracts/rigs.ts';
 import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { createDesigner } from './designers/index.ts';
@@ -14,6 +15,7 @@ import type { RigResult, RoundResult } from './results.ts';
 import { runRound } from './round.ts';
 import type { RigDeps, RoundEnv } from './round-env.ts';
 import {
+  designerWhy,
   parseRigInput,
   type RigInput,
   type RigQueueKind,
@@ -119,11 +121,18 @@ export async function executeRig(
       });
     }
     say(
-      `rig ${rigId}: ${row.bridge}:${row.taskId} with ${input.policy} (${input.designer} designer)`,
+      `rig ${rigId}: ${row.bridge}:${row.taskId} with ${input.policy} (${input.designer} designer${input.designerModel ? ` on ${input.designerModel}` : ''}: ${designerWhy(input)}; components ${componentsText(input.components)})`,
     );
     const target = await resolveTarget(deps.bridges, input);
     const progress = await loadProgress(db, rigId);
-    designer = hooks.designer ?? (await createDesigner(input.designer));
+    designer =
+      hooks.designer ??
+      (await createDesigner(input.designer, {
+        ...(input.designerModel ? { model: input.designerModel } : {}),
+        ...(typeof input.policyOptions?.baseUrl === 'string'
+          ? { baseUrl: input.policyOptions.baseUrl }
+          : {}),
+      }));
     const env = { deps, rigId, input, ...target, designer, progress, say, signal: hooks.signal };
     const rounds = await runRounds(env);
     if (!finished) {
@@ -136,6 +145,16 @@ export async function executeRig(
     return {
       rigId,
       taskId: target.taskId,
+      settings: {
+        designer: input.designer,
+        ...(input.designerModel ? { designerModel: input.designerModel } : {}),
+        designerWhy: designerWhy(input),
+        components: [...input.components],
+        k: input.k,
+        band: input.band,
+        maxIterations: input.maxIterations,
+        maxSteps: input.maxSteps,
+      },
       ...last,
       ...(rounds.length > 1 ? { rounds } : {}),
       durationMs: Math.round(performance.now() - started),

@@ -16,6 +16,8 @@ export interface IterationResult {
   iteration: number;
   candidateId: string;
   candidate: { spec: HarnessSpec; rationale: string };
+  /** The designer's template (heuristic: `hide-target`, `glance+time-pressure` …; llm: `llm`). */
+  template?: string;
   writeError?: string;
   /** Lint refuted the candidate before Validate: its rollouts were skipped. */
   lint?: LintVerdict;
@@ -46,6 +48,18 @@ export interface RoundResult {
 export interface RigResult extends RoundResult {
   rigId: string;
   taskId: string;
+  /** The settings that decide what a rig can do, as it ran with them. */
+  settings: {
+    designer: string;
+    designerModel?: string;
+    /** Why that designer: chosen at launch, or the policy's default (contracts/rigs.ts). */
+    designerWhy: string;
+    components: string[];
+    k: number;
+    band: [number, number];
+    maxIterations: number;
+    maxSteps: number;
+  };
   rounds?: RoundResult[];
   durationMs: number;
 }

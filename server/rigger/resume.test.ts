@@ -14,9 +14,11 @@ const env = withRigServices();
 const db = () => env().db;
 const deps = () => env().services.rigDeps();
 
+// A rig that refines once and accepts its second candidate (the explorer masters the task; a
+// glance that misses objects lands it in the band on the second knob value).
 const INPUT: RigInput = {
-  task: 'household:eval_seen-004',
-  policy: 'scripted:household-no-transform',
+  task: 'household:eval_seen-007',
+  policy: 'scripted:household-explorer',
 };
 
 /** The heuristic designer, counting what it is asked: a resumed rig never asks again. */

@@ -101,6 +101,7 @@ async function designContext(env: RoundEnv, baseline: Batch): Promise<DesignCont
     tools: bridge?.tools() ?? [],
     stateSchema: (bridge?.stateSchema() ?? {}) as Json,
     constraints: constraintsOf(input),
+    components: input.components,
     maxSteps: input.maxSteps,
     baseline,
     attempts: [],

@@ -5,12 +5,14 @@
 import { displayTaskId } from '../../bridges/core/capabilities.ts';
 import type { BridgeResolver } from '../../bridges/core/types.ts';
 import type { DecisionGate } from '../../contracts/decisions.ts';
+import type { ComponentName } from '../../contracts/rigs.ts';
 import type { Db } from '../db/index.ts';
 import { NotFoundError } from '../errors.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { candidateGates } from '../harnesses/gates.ts';
 import type { DesignerName } from './designers/index.ts';
 import { diagnosisOfRow } from './records.ts';
+import { designerWhy, StoredRigSettingsSchema } from './settings.ts';
 import type { Axis, DiagnosisCheck, StoredEvidence } from './types.ts';
 
 export interface RigCandidateView {
@@ -38,6 +40,12 @@ export interface RigView {
   displayTaskId: string;
   policy: string;
   designer: DesignerName;
+  /** The llm designer's model when it is the policy's own (the paper's same-model designer). */
+  designerModel: string | null;
+  /** Why this designer: chosen at launch, or the policy's default (contracts/rigs.ts). */
+  designerWhy: string;
+  /** What the designer may write: Stage and Contract in paper mode; Chain only on opt-in. */
+  components: ComponentName[];
   k: number;
   maxIterations: number;
   rounds: number;
@@ -94,6 +102,7 @@ export async function getRig({ db, bridges }: RigStore, id: string): Promise<Rig
     displayTaskId: await shownTaskId(bridges, rig.bridge, rig.taskId),
     policy: rig.policy,
     designer: rig.designer,
+    ...designerOfRow(rig),
     k: rig.k,
     maxIterations: rig.maxIterations,
     rounds: rig.rounds,
@@ -178,4 +187,21 @@ export async function shownTaskId(
 ): Promise<string> {
   const bridge = await bridges.get(bridgeName).catch(() => undefined);
   return displayTaskId(bridge, taskId);
+}
+
+/** The designer's model, why it is the one, and the components, from a rig row's settings. */
+function designerOfRow(rig: { policy: string; constraints: unknown }): {
+  designerModel: string | null;
+  designerWhy: string;
+  components: ComponentName[];
+} {
+  const stored = StoredRigSettingsSchema.safeParse(rig.constraints);
+  if (!stored.success)
+    return { designerModel: null, designerWhy: 'chosen at launch', components: [] };
+  const { designerChoice, designerModel, components } = stored.data;
+  return {
+    designerModel: designerModel ?? null,
+    designerWhy: designerWhy({ designerChoice, policy: rig.policy }),
+    components,
+  };
 }

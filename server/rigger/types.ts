@@ -7,6 +7,7 @@ import type { LintFinding, LintResult } from '../../contracts/lint.ts';
 import type {
   Axis,
   Claim,
+  ComponentName,
   DiagnosisCheck,
   Evidence,
   StoredEvidence,
@@ -126,6 +127,8 @@ export interface DesignContext {
   tools: ToolSpec[];
   stateSchema: Json;
   constraints: RigConstraints;
+  /** What candidates may use: Stage and Contract in paper mode (the default), Chain on opt-in. */
+  components: readonly ComponentName[];
   /** The agent's step budget per episode (the run's maxSteps). */
   maxSteps: number;
   baseline: Batch;

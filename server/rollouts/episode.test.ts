@@ -33,6 +33,35 @@ describe('episode runner', () => {
     expect(r.invalidActions).toBe(4);
   });
 
+  it('has no invalid-action cut-off unless the run asks for one (the benchmarks have none)', async () => {
+    const bad = { kind: 'invalid' as const, raw: '?', reason: 'not a tool call' };
+    const r = await runEpisodeWith(counterDeps(scriptedPolicy([bad])), { ...base, maxSteps: 25 });
+    expect(r).toMatchObject({ outcome: 'failure', steps: 25, invalidActions: 25 });
+    // Cut off by the budget, while looping: classified as a loop by the rule, not stopped early.
+    expect(r.failureCategory).toBe('invalid_action_loop');
+  });
+
+  it('resets the env with the start seed, gives the policy its own seed, records the first observation', async () => {
+    const seen: number[] = [];
+    const policy = {
+      descriptor: { id: 'test:seeds', kind: 'scripted' as const, description: 'records its seed' },
+      async start(context: { seed: number }) {
+        seen.push(context.seed);
+        return { act: async () => inc };
+      },
+    };
+    const r = await runEpisodeWith(counterDeps(policy), { ...base, seed: 6, startSeed: 3 });
+    expect(seen).toEqual([6]);
+    expect(r.seed).toBe(6);
+    expect(r.startSeed).toBe(3);
+    // The counter env starts at startSeed % 2 = 1: "value 1", not "value 0" (6 % 2).
+    expect(r.initialObservation).toBe('value 1');
+    expect(r.steps).toBe(2);
+    const plain = await runEpisodeWith(counterDeps(policy), { ...base, seed: 6 });
+    expect(plain.initialObservation).toBe('value 0');
+    expect(plain.startSeed).toBeUndefined();
+  });
+
   it('classifies giving up and a wrong final state', async () => {
     const gave = await runEpisodeWith(
       counterDeps(scriptedPolicy([inc, { kind: 'give_up' }])),

@@ -28,7 +28,6 @@ import { getPolicy } from '../policies/index.ts';
 import type { AgentSession, Policy, PolicyDecision } from '../policies/types.ts';
 import { costAwareReward, MALFORMED_ACTION_NAME, resolveRewardParams } from './reward.ts';
 import {
-  DEFAULT_INVALID_LOOP_LIMIT,
   DEFAULT_MAX_STEPS,
   type EpisodeError,
   type EpisodeErrorKind,
@@ -79,7 +78,13 @@ export function legVerdictsFromMetrics(evaluation: Evaluation): LegVerdict[] {
     if (!m) continue;
     const leg = Number(m[1]);
     const score = evaluation.metrics[`leg${leg}_score`];
-    legs.push({ leg, success: value === 1, ...(score !== undefined ? { score } : {}) });
+    const counts = evaluation.metrics[`leg${leg}_counts`];
+    legs.push({
+      leg,
+      success: value === 1,
+      ...(score !== undefined ? { score } : {}),
+      ...(counts !== undefined ? { counts: counts === 1 } : {}),
+    });
   }
   return legs.sort((a, b) => a.leg - b.leg);
 }
@@ -170,8 +175,13 @@ async function startEpisode(
   const base = firstBase(input.spec.env);
   const harness = await guard('harness', () => deps.createHarness(input.spec));
   opened.harness = harness;
+  // A GRPO group shares one start state: the env resets with the group's start seed, the policy
+  // gets its own seed.
   const reset = await guard('harness', () =>
-    harness.reset({ seed: input.seed, ...(input.taskId ? { taskId: input.taskId } : {}) }),
+    harness.reset({
+      seed: input.startSeed ?? input.seed,
+      ...(input.taskId ? { taskId: input.taskId } : {}),
+    }),
   );
   const task = harness.task();
   const textTool = harness.textTool();
@@ -229,7 +239,7 @@ async function playLoop(
   h: EpisodeHarness,
   s: AgentSession,
   reset: ResetResult,
-  limits: { maxSteps: number; invalidLoopLimit: number },
+  limits: { maxSteps: number; invalidLoopLimit: number | undefined },
   play: Play,
 ): Promise<void> {
   let observation = reset.observation;
@@ -260,7 +270,8 @@ async function playLoop(
     if (record.invalid) play.invalidActions += 1;
     if (record.terminated) play.stop = 'terminated';
     else if (record.truncated) play.stop = 'step_budget_exhausted';
-    else if (consecutiveInvalid >= limits.invalidLoopLimit) play.stop = 'invalid_action_loop';
+    else if (limits.invalidLoopLimit !== undefined && consecutiveInvalid >= limits.invalidLoopLimit)
+      play.stop = 'invalid_action_loop';
     else continue;
     return;
   }
@@ -288,7 +299,8 @@ export async function runEpisodeWith(
 ): Promise<EpisodeResult> {
   const started = performance.now();
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
-  const invalidLoopLimit = input.invalidLoopLimit ?? DEFAULT_INVALID_LOOP_LIMIT;
+  // No cut-off unless the run asks for one: ALFWorld and the papers have none.
+  const invalidLoopLimit = input.invalidLoopLimit;
   const params = resolveRewardParams(input.rewardParams);
   const play: Play = {
     trajectory: [],
@@ -299,6 +311,7 @@ export async function runEpisodeWith(
   };
   const opened: Opened = {};
   let task: TaskInfo | undefined;
+  let initialObservation: string | undefined;
 
   const finish = (
     partial: Omit<
@@ -324,11 +337,14 @@ export async function runEpisodeWith(
     taskId: task?.id ?? input.taskId ?? firstBase(input.spec.env).task,
     ...(task?.type ? { taskType: task.type } : {}),
     seed: input.seed,
+    ...(input.startSeed !== undefined ? { startSeed: input.startSeed } : {}),
+    ...(initialObservation !== undefined ? { initialObservation } : {}),
   });
 
   try {
     const episode = await startEpisode(deps, input, maxSteps, opened);
     task = episode.task;
+    initialObservation = episode.reset.observation.text;
     const h = episode.harness;
     await playLoop(h, episode.session, episode.reset, { maxSteps, invalidLoopLimit }, play);
     const evaluation = await guard('harness', () => h.evaluate());

@@ -15,6 +15,22 @@ describe('Wilson interval', () => {
     expect(lo1).toBeCloseTo(5 / (5 + 3.8415), 3);
     expect(wilsonInterval(0, 0)).toEqual([0, 1]);
   });
+
+  it('contains the point estimate exactly: 10 of 10 reaches 1, 0 of n starts at 0', () => {
+    expect(wilsonInterval(10, 10)[1]).toBe(1);
+    for (let n = 1; n <= 200; n++) {
+      for (const k of [0, 1, Math.floor(n / 2), n - 1, n]) {
+        if (k < 0 || k > n) continue;
+        const [lo, hi] = wilsonInterval(k, n);
+        expect(lo).toBeGreaterThanOrEqual(0);
+        expect(hi).toBeLessThanOrEqual(1);
+        expect(lo).toBeLessThanOrEqual(k / n);
+        expect(hi).toBeGreaterThanOrEqual(k / n);
+      }
+      expect(wilsonInterval(n, n)[1]).toBe(1);
+      expect(wilsonInterval(0, n)[0]).toBe(0);
+    }
+  });
 });
 
 describe('run metrics', () => {

@@ -11,7 +11,11 @@ import {
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.959963984540054;
 
-/** Wilson score interval for k successes out of n; [0, 1] when n = 0 (nothing known). */
+/**
+ * Wilson score interval for k successes out of n; [0, 1] when n = 0 (nothing known). Clamped to
+ * [0, 1] and to the point estimate, so floating-point rounding can never leave p = k/n outside
+ * its own interval (10 of 10 once gave an upper bound of 0.9999999999999999).
+ */
 export function wilsonInterval(k: number, n: number, z = Z95): [number, number] {
   if (n <= 0) return [0, 1];
   const p = k / n;
@@ -19,7 +23,9 @@ export function wilsonInterval(k: number, n: number, z = Z95): [number, number] 
   const denom = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, center - half), Math.min(1, center + half)];
+  const lo = Math.min(p, Math.max(0, center - half));
+  const hi = Math.max(p, Math.min(1, center + half));
+  return [lo, hi];
 }
 
 export interface EpisodeForMetrics {

@@ -67,6 +67,7 @@ export type EpisodeInfo = Omit<
 
 const EPISODE_SELECT = {
   ...episodeListSelect,
+  initialObservation: true,
   costReward: true,
   evaluation: true,
   legVerdicts: true,

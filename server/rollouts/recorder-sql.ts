@@ -41,6 +41,7 @@ export interface ClaimedEpisode {
   attempt: number;
   taskId: string;
   seed: number;
+  startSeed: number | null;
   ordinal: number;
 }
 
@@ -55,7 +56,7 @@ const claimedCte = (b: Batch) => Prisma.sql`
     UPDATE "Episode" AS e SET status = 'running', attempt = e.attempt + 1, "workerId" = ${b.workerId}, "startedAt" = now()
     WHERE e.id = ANY(${b.claimIds}::text[]) AND e.status <> 'done'
       AND e."runId" IN (SELECT id FROM "Run" WHERE id = ANY(${b.runIds}::text[]) AND status IN ('queued', 'running'))
-    RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e.ordinal)`;
+    RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e."startSeed", e.ordinal)`;
 
 /** Results: written only for the current attempt of a running episode (compare-and-set). */
 const wonCte = (b: Batch) => Prisma.sql`
@@ -63,7 +64,8 @@ const wonCte = (b: Batch) => Prisma.sql`
     SELECT * FROM json_to_recordset(${json(b.rows)}::json) AS v(id text, attempt int, outcome text,
       "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
       "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int,
-      "promptTokens" int, "outputTokens" int, "cachedTokens" int, llm jsonb)),
+      "promptTokens" int, "outputTokens" int, "cachedTokens" int, llm jsonb,
+      "initialObservation" text)),
   won AS (
     UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
       "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
@@ -71,10 +73,11 @@ const wonCte = (b: Batch) => Prisma.sql`
       "costReward" = v."costReward", evaluation = v.evaluation, "legVerdicts" = v."legVerdicts",
       "durationMs" = v."durationMs", "promptTokens" = v."promptTokens",
       "outputTokens" = v."outputTokens", "cachedTokens" = v."cachedTokens", llm = v.llm,
+      "initialObservation" = v."initialObservation",
       "finishedAt" = now()
     FROM v
     WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
-    RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, v.outcome, v."failureCategory",
+    RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, e."startSeed", v.outcome, v."failureCategory",
       v."errorKind", v."errorMessage", v.steps, v.reward, v."durationMs")`;
 
 /** The steps of the winning results only. */
@@ -138,7 +141,7 @@ const eventsCte = (b: Batch) => Prisma.sql`
       FROM claimed AS c JOIN runs ON runs.id = c."runId"
       UNION ALL
       SELECT w."runId", 'episode_ended', jsonb_build_object('episodeId', w.id, 'ordinal', w.ordinal,
-          'taskId', w."taskId", 'seed', w.seed, 'outcome', w.outcome, 'failureCategory', w."failureCategory",
+          'taskId', w."taskId", 'seed', w.seed, 'startSeed', w."startSeed", 'outcome', w.outcome, 'failureCategory', w."failureCategory",
           'errorKind', w."errorKind", 'error', w."errorMessage", 'steps', w.steps, 'reward', w.reward,
           'durationMs', w."durationMs"),
         2, w.ordinal

@@ -116,6 +116,7 @@ function episodeRow(r: RecordRequest) {
     outputTokens: res.usage?.completion ?? null,
     cachedTokens: res.usage?.cached ?? null,
     llm: (res.llm as unknown as Json) ?? null,
+    initialObservation: res.initialObservation ?? null,
   };
 }
 

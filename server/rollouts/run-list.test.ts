@@ -62,7 +62,7 @@ describe('runs.list and runs.byId', () => {
           k: 4,
         },
       ],
-      ['looper', { spec: household('eval_seen-001'), policy: 'scripted:household-looper', k: 3 }],
+      ['looper', { spec: household('eval_seen-006'), policy: 'scripted:household-looper', k: 3 }],
       ['errors', { spec: THROWS, policy: 'scripted:household-explorer', k: 3 }],
       ['chain', { spec: CHAIN, policy: 'scripted:household-explorer', k: 1 }],
       [
@@ -111,7 +111,7 @@ describe('runs.list and runs.byId', () => {
     expect(await idsOf({ policy: 'scripted:household-looper' })).toEqual([ids.looper]);
     expect(await idsOf({ status: 'running' })).toEqual([]);
     expect(await idsOf({ status: 'completed' })).toHaveLength(5);
-    expect(await idsOf({ task: 'eval_seen-001' })).toEqual([ids.looper]);
+    expect(await idsOf({ task: 'eval_seen-006' })).toEqual([ids.looper]);
     expect(await idsOf({ q: 'EVAL_SEEN-003' })).toEqual([ids.chain]);
     expect(await idsOf({ q: (ids.toy ?? '').slice(-6) })).toEqual([ids.toy]);
     expect(await idsOf({ q: 'reworded' })).toEqual([ids.validation]);
@@ -241,7 +241,7 @@ describe('runs.list and runs.byId', () => {
       const row = await handle.db.run.create({
         data: {
           policy: 'test:counts',
-          spec: household('eval_seen-001'),
+          spec: household('eval_seen-006'),
           taskIds: ['counts'],
           k: 1,
           seeds: [0],

@@ -22,7 +22,7 @@ export interface RunSettings {
   concurrency: number | null;
   /** The reward parameters the run overrides. */
   rewardParams: RunParams;
-  /** Null: the default limit. */
+  /** Null: no consecutive-invalid cut-off (the default). */
   invalidLoopLimit: number | null;
   /** The policy options every task shares (a stored skill bank id already expanded). */
   policyOptions?: PolicyOptions;
@@ -86,7 +86,7 @@ export async function loadRunSettings(
 
 export function episodeInput(
   run: RunSettings,
-  claimed: Pick<ClaimedEpisode, 'taskId' | 'seed'>,
+  claimed: Pick<ClaimedEpisode, 'taskId' | 'seed'> & { startSeed?: number | null },
 ): EpisodeInput {
   const { invalidLoopLimit, policyOptions: shared, rewardParams } = run;
   const perTask = run.policyOptionsByTask?.[claimed.taskId];
@@ -95,6 +95,9 @@ export function episodeInput(
     spec: run.spec,
     taskId: claimed.taskId,
     seed: claimed.seed,
+    ...(claimed.startSeed !== undefined && claimed.startSeed !== null
+      ? { startSeed: claimed.startSeed }
+      : {}),
     policyId: run.policy,
     runId: run.id,
     maxSteps: run.maxSteps,

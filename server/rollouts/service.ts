@@ -4,7 +4,7 @@
 // (server/compose.ts) with its database, engine, event log and queues.
 import type { z } from 'zod';
 import { firstIssue } from '../../contracts/issues.ts';
-import { type LaunchRunInput, LaunchRunInputSchema } from '../../contracts/launch.ts';
+import { episodeSeeds, type LaunchRunInput, LaunchRunInputSchema } from '../../contracts/launch.ts';
 import { isFinalStatus, RewardParamsSchema } from '../../contracts/runs.ts';
 import { firstBase } from '../../contracts/spec.ts';
 import type { Db } from '../db/index.ts';
@@ -129,7 +129,8 @@ export class Rollouts {
     const taskIds = input.taskIds ?? [firstBase(spec.env).task];
     if (new Set(taskIds).size !== taskIds.length)
       throw new InvalidInputError('taskIds: duplicate task');
-    const seeds = input.seeds ?? Array.from({ length: input.k }, (_, i) => input.seed + i);
+    const plan = episodeSeeds(input);
+    const seeds = plan.map((p) => p.seed);
     if (new Set(seeds).size !== seeds.length) throw new InvalidInputError('seeds: duplicate seed');
     const total = taskIds.length * seeds.length;
     if (total > MAX_EPISODES_PER_RUN) {
@@ -144,7 +145,7 @@ export class Rollouts {
 
     let runId: string;
     try {
-      runId = await this.createRun(input, spec, { taskIds, seeds, total, queue }, o);
+      runId = await this.createRun(input, spec, { taskIds, plan, total, queue }, o);
     } catch (e) {
       // Another process launched the same named run first: that one is the run.
       if (o.runId && isUniqueViolation(e)) return { runId: o.runId };
@@ -163,13 +164,14 @@ export class Rollouts {
     spec: HarnessSpec,
     r: {
       taskIds: string[];
-      seeds: number[];
+      plan: { seed: number; startSeed: number | null }[];
       total: number;
       queue: 'local' | 'bullmq';
     },
     o: { runId?: string },
   ): Promise<string> {
-    const { taskIds, seeds, total, queue } = r;
+    const { taskIds, plan, total, queue } = r;
+    const seeds = plan.map((p) => p.seed);
     return this.db.$transaction(async (tx) => {
       const run = await tx.run.create({
         data: {
@@ -188,6 +190,7 @@ export class Rollouts {
           queue,
           rewardParams: input.rewardParams ?? {},
           invalidLoopLimit: input.invalidLoopLimit ?? null,
+          groupSize: input.groupSize,
           // A JSON column takes null as Prisma.DbNull only; no options: the column stays null.
           ...(input.policyOptions !== undefined ? { policyOptions: input.policyOptions } : {}),
           episodesTotal: total,
@@ -197,7 +200,13 @@ export class Rollouts {
         select: { id: true },
       });
       const rows = taskIds.flatMap((taskId, t) =>
-        seeds.map((seed, s) => ({ runId: run.id, taskId, seed, ordinal: t * seeds.length + s })),
+        plan.map(({ seed, startSeed }, s) => ({
+          runId: run.id,
+          taskId,
+          seed,
+          startSeed,
+          ordinal: t * plan.length + s,
+        })),
       );
       for (let i = 0; i < rows.length; i += 5000) {
         await tx.episode.createMany({ data: rows.slice(i, i + 5000) });

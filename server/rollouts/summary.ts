@@ -32,8 +32,10 @@ export interface RunSummary extends RunInfo {
   rewardParams: RunParams;
   /** What the run handed its policy (e.g. a skill bank id), as stored; null: none. */
   policyOptions: PolicyOptions | null;
-  /** Consecutive invalid actions that end an episode; null: the default limit. */
+  /** Consecutive invalid actions that end an episode; null: no such cut-off (the default). */
   invalidLoopLimit: number | null;
+  /** GRPO group size G: every start seed was played G times (1: one episode per start seed). */
+  groupSize: number;
   metrics: RunMetrics;
   counts: { queued: number; running: number; done: number };
   /** Beside the status: did every finished episode error, some, or none (contracts/outcomes.ts). */
@@ -57,6 +59,7 @@ export const runSummarySelect = {
   rewardParams: true,
   policyOptions: true,
   invalidLoopLimit: true,
+  groupSize: true,
   ...runLineageSelect,
 } as const satisfies Prisma.RunSelect;
 
@@ -120,6 +123,7 @@ export function summaryOf(run: SummaryRow, agg: RunAggregate | undefined): RunSu
     rewardParams,
     policyOptions,
     invalidLoopLimit,
+    groupSize,
     harnessVersion,
     baselineOfRigs,
     validatedCandidates,
@@ -145,6 +149,7 @@ export function summaryOf(run: SummaryRow, agg: RunAggregate | undefined): RunSu
       invalidLoopLimit,
       `${where} invalidLoopLimit`,
     ),
+    groupSize,
     metrics,
     counts,
     outcome,

@@ -123,6 +123,20 @@ export function counterEngine(
   const policies: Record<string, () => Policy> = {
     'test:inc': () => scriptedPolicy([inc]),
     'test:giveup': () => scriptedPolicy([inc, { kind: 'give_up' }]),
+    // Seeded: wastes (seed % 3) invalid `wait` steps before counting up, so policy seeds differ.
+    'test:seeded': () => ({
+      descriptor: { id: 'test:seeded', kind: 'scripted', description: 'seeded waits' },
+      async start(context) {
+        let waits = context.seed % 3;
+        return {
+          act: async () => {
+            if (waits <= 0) return inc;
+            waits -= 1;
+            return { kind: 'act', action: { name: 'wait', args: {} } };
+          },
+        };
+      },
+    }),
     'test:infra': () =>
       scriptedPolicy([
         inc,

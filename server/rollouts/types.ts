@@ -37,11 +37,17 @@ export interface EpisodeError {
 export interface EpisodeInput {
   spec: HarnessSpec;
   taskId?: string;
+  /** The policy's seed; also the env's reset seed unless `startSeed` is given. */
   seed: number;
+  /** The env's reset seed (a GRPO group: one start seed, G policy seeds). */
+  startSeed?: number;
   policyId: string;
   maxSteps?: number;
   rewardParams?: Partial<RewardParams>;
-  /** Consecutive invalid actions that end the episode as `invalid_action_loop`. */
+  /**
+   * Consecutive invalid actions that end the episode as `invalid_action_loop`. Unset: no such
+   * cut-off (no benchmark here has one; the run's explicit option).
+   */
   invalidLoopLimit?: number;
   policyOptions?: Record<string, Json>;
   /** The run the episode belongs to (an LLM policy's auto mode remembers its fallback per run). */
@@ -70,7 +76,10 @@ export interface EpisodeResult {
   usage?: TokenUsage;
   /** An LLM policy's mode and why, with tokens by kind of step. */
   llm?: EpisodeLlm;
+  /** The env's reset seed when it differs from `seed`. */
+  startSeed?: number;
+  /** The first observation the agent was shown (after every harness layer). */
+  initialObservation?: string;
 }
 
 export { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
-export { DEFAULT_INVALID_LOOP_LIMIT } from '../../contracts/outcomes.ts';

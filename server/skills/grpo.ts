@@ -1,8 +1,11 @@
-// GRPO export (`harness export --run <id> --format grpo`): episodes of the same task (and the same
-// run, hence the same harness and seed set) form groups of n; each sample carries the prompt, the
-// actions, the cost-aware reward term by term (recomputed with the run's parameters, optionally
-// overridden) and its advantage normalised within the group: A = (R − mean) / std, or R − mean when
-// std = 0. Errors are never scored, so they are left out.
+// GRPO export (`harness export --run <id> --format grpo`): a group is the episodes of one task that
+// share a start state — the same start seed (`harness rollout --group-size G` plays every start
+// seed G times with different policy seeds; EvoHarness's GRPO compares rollouts from one state).
+// Each sample carries the prompt, the first observation, the actions, the cost-aware reward term by
+// term (recomputed with the run's parameters, optionally overridden) and its advantage normalised
+// within the group: A = (R − mean) / std, or R − mean when std = 0. Errors are never scored, so
+// they are left out. A run played without groups has groups of one (advantage 0): there is
+// nothing alike to compare.
 
 import type { BridgeResolver, Json } from '../../bridges/core/types.ts';
 import { firstIssue } from '../../contracts/issues.ts';
@@ -16,8 +19,6 @@ import { costAwareReward, resolveRewardParams } from '../rollouts/reward.ts';
 import type { CostAwareReward, RewardParams } from '../rollouts/types.ts';
 import { commandOf } from './digest.ts';
 
-export const DEFAULT_GROUP_SIZE = 8;
-
 export interface GrpoSample {
   group: string;
   groupSize: number;
@@ -25,8 +26,13 @@ export interface GrpoSample {
   episodeId: string;
   taskId: string;
   taskType: string | null;
+  /** The policy's seed. */
   seed: number;
+  /** The env's reset seed: the group's shared start state. */
+  startSeed: number;
   prompt: string;
+  /** What the agent saw first: the same for every sample of a group. */
+  initialObservation: string | null;
   actions: string[];
   observations: string[];
   success: boolean;
@@ -39,35 +45,46 @@ export interface GrpoSample {
 export interface GroupInput {
   episodeId: string;
   taskId: string;
+  /** The policy's seed (order within a group). */
   seed: number;
+  /** The env's reset seed: episodes of one task and one start seed share a start state. */
+  startSeed: number;
   reward: number;
 }
 
-/** Splits episodes into groups of at most n per task (seed order) and computes advantages. */
+/** The group of an episode: its task and its start seed. */
+export function groupKey(item: { taskId: string; startSeed: number }): string {
+  return `${item.taskId}@start${item.startSeed}`;
+}
+
+/** Groups episodes by shared start state (task, start seed) and computes advantages. */
 export function groupAdvantages<T extends GroupInput>(
   items: T[],
-  n: number = DEFAULT_GROUP_SIZE,
 ): (T & { group: string; groupSize: number; advantage: number })[] {
-  const byTask = new Map<string, T[]>();
-  for (const it of items) byTask.set(it.taskId, [...(byTask.get(it.taskId) ?? []), it]);
+  const groups = new Map<string, T[]>();
+  for (const it of items) {
+    const key = groupKey(it);
+    groups.set(key, [...(groups.get(key) ?? []), it]);
+  }
   const out: (T & { group: string; groupSize: number; advantage: number })[] = [];
-  for (const [taskId, list] of [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const sorted = [...list].sort(
+  const ordered = [...groups.entries()].sort(
+    ([, [a]], [, [b]]) =>
+      (a as T).taskId.localeCompare((b as T).taskId) || (a as T).startSeed - (b as T).startSeed,
+  );
+  for (const [group, list] of ordered) {
+    const members = [...list].sort(
       (a, b) => a.seed - b.seed || a.episodeId.localeCompare(b.episodeId),
     );
-    for (let g = 0; g * n < sorted.length; g += 1) {
-      const members = sorted.slice(g * n, g * n + n);
-      const mean = members.reduce((s, m) => s + m.reward, 0) / members.length;
-      const variance = members.reduce((s, m) => s + (m.reward - mean) ** 2, 0) / members.length;
-      const std = Math.sqrt(variance);
-      for (const m of members) {
-        out.push({
-          ...m,
-          group: `${taskId}#${g}`,
-          groupSize: members.length,
-          advantage: std > 1e-12 ? (m.reward - mean) / std : m.reward - mean,
-        });
-      }
+    const mean = members.reduce((s, m) => s + m.reward, 0) / members.length;
+    const variance = members.reduce((s, m) => s + (m.reward - mean) ** 2, 0) / members.length;
+    const std = Math.sqrt(variance);
+    for (const m of members) {
+      out.push({
+        ...m,
+        group,
+        groupSize: members.length,
+        advantage: std > 1e-12 ? (m.reward - mean) / std : m.reward - mean,
+      });
     }
   }
   return out;
@@ -106,7 +123,7 @@ function promptOf(goal: string, bridge: string): string {
 export async function grpoSamples(
   { db, bridges }: { db: Db; bridges: BridgeResolver },
   runId: string,
-  o: { groupSize?: number; reward?: Partial<RewardParams> } = {},
+  o: { reward?: Partial<RewardParams> } = {},
 ): Promise<GrpoSample[]> {
   const run = await getRunSummary(db, runId);
   const base = firstBase(run.spec.env);
@@ -130,7 +147,9 @@ export async function grpoSamples(
       taskId: e.taskId,
       taskType: task?.type ?? null,
       seed: e.seed,
+      startSeed: e.startSeed ?? e.seed,
       prompt: promptOf(task?.goal ?? e.taskId, base.bridge),
+      initialObservation: e.initialObservation,
       actions: trajectory.map((s) => commandOf(s, textTool)),
       observations: trajectory.map((s) => s.observation.text),
       success,
@@ -139,7 +158,7 @@ export async function grpoSamples(
       terms,
     });
   }
-  return groupAdvantages(items, o.groupSize ?? DEFAULT_GROUP_SIZE);
+  return groupAdvantages(items);
 }
 
 export function grpoLine(sample: GrpoSample): string {
@@ -152,14 +171,10 @@ export async function* grpoLines(
   runId: string,
   flags: { groupSize?: string | undefined; reward?: string | undefined },
 ): AsyncGenerator<string> {
-  const n = flags.groupSize === undefined ? DEFAULT_GROUP_SIZE : Number(flags.groupSize);
-  if (!Number.isInteger(n) || n < 1)
+  if (flags.groupSize !== undefined)
     throw new InvalidInputError(
-      `--group-size must be a positive integer, got '${flags.groupSize}'`,
+      '--group-size belongs to the rollout: `harness rollout --group-size G` plays every start seed G times, and the export groups episodes by shared start seed',
     );
-  const samples = await grpoSamples(store, runId, {
-    groupSize: n,
-    reward: parseRewardOverrides(flags.reward),
-  });
+  const samples = await grpoSamples(store, runId, { reward: parseRewardOverrides(flags.reward) });
   for (const s of samples) yield grpoLine(s);
 }

@@ -1,8 +1,12 @@
-// Checks of the optional bridge capabilities (types.ts `Bridge.pinTask` / `displayTaskId`): they pass
-// trivially for a bridge without them, and hold a bridge that has them to what generic code assumes.
+// Checks of the optional bridge capabilities (types.ts `Bridge.pinTask` / `displayTaskId`,
+// `ActionableEnv.afterSetup` / `describeState`): they pass trivially for a bridge without them,
+// and hold a bridge that has them to what generic code assumes.
 import type { Json } from '../types.ts';
-import type { ContractCheck } from './context.ts';
+import { type ContractCheck, label } from './context.ts';
 import { fail, firstDifference, same } from './support.ts';
+
+/** Metrics that count what happened in the episode: zero right after a Stage's afterSetup. */
+const COUNTERS = ['steps', 'invalidActions', 'moves', 'edits', 'testRuns', 'writes', 'reads'];
 
 export const CAPABILITY_CHECKS: ContractCheck[] = [
   {
@@ -41,6 +45,45 @@ export const CAPABILITY_CHECKS: ContractCheck[] = [
               `pinned task ${pinned}: seeds ${ctx.seeds[0]} and ${ctx.seeds[i]} give different start states: ${firstDifference(starts[0], start)}`,
             );
         });
+      }
+    },
+  },
+  {
+    name: 'capabilities: afterSetup leaves no trace of the set-up in the counters, and a snapshot keeps it so',
+    async run(ctx) {
+      for (const plan of await ctx.plans()) {
+        const where = label(plan);
+        const first = await ctx.withEnv(async (env) => {
+          if (!env.afterSetup && !env.describeState) return undefined;
+          await env.reset({ taskId: plan.task.id, seed: plan.seed });
+          for (const action of plan.actions) await env.step(action);
+          if (env.describeState) {
+            const d = env.describeState();
+            if (!d || typeof d.text !== 'string' || d.text === '')
+              fail(`${where}: describeState() returned ${JSON.stringify(d)}, not an observation`);
+          }
+          if (!env.afterSetup) return undefined;
+          await env.afterSetup();
+          const metrics = (await env.evaluate()).metrics;
+          for (const name of COUNTERS) {
+            if ((metrics[name] ?? 0) !== 0)
+              fail(
+                `${where}: after afterSetup() the counter metric '${name}' is ${metrics[name]}, not 0 (set-up steps must not count)`,
+              );
+          }
+          return { metrics, snapshot: await env.saveState() };
+        });
+        if (!first) return;
+        const restored = await ctx.bridge.fromState(first.snapshot);
+        try {
+          const metrics = (await restored.evaluate()).metrics;
+          if (!same(metrics as unknown as Json, first.metrics as unknown as Json))
+            fail(
+              `${where}: a snapshot taken after afterSetup() restores other metrics: ${firstDifference(first.metrics as unknown as Json, metrics as unknown as Json)}`,
+            );
+        } finally {
+          await restored.close();
+        }
       }
     },
   },

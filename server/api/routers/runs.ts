@@ -1,7 +1,7 @@
 // Runs, their episodes and trajectories, and the live event stream of a run (SSE, resumable).
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
-import { LaunchRunFieldsSchema, lastSeedInRange } from '../../../contracts/launch.ts';
+import { groupsFit, LaunchRunFieldsSchema, lastSeedInRange } from '../../../contracts/launch.ts';
 import { RunListInputSchema } from '../../../contracts/run-list.ts';
 import { FailureCategorySchema, isFinalStatus } from '../../../contracts/runs.ts';
 import { configuredPrice, runLlmReport } from '../../rollouts/llm-report.ts';
@@ -44,7 +44,11 @@ export const runsRouter = router({
 
   launch: researcherProcedure
     .use(owns('harnessVersion', 'harnessVersionId'))
-    .input(LaunchRunFieldsSchema.omit({ projectId: true, createdBy: true }).check(lastSeedInRange))
+    .input(
+      LaunchRunFieldsSchema.omit({ projectId: true, createdBy: true })
+        .check(lastSeedInRange)
+        .check(groupsFit),
+    )
     .mutation(({ input, ctx }) =>
       ctx.services.rollouts.launchRun({
         ...input,

@@ -7,7 +7,7 @@ export const command: Command = {
   name: 'export',
   summary: 'Export a run as JSON Lines: one episode per line with its whole trajectory.',
   usage:
-    'harness export --run <runId> [--format jsonl|grpo] [--out FILE]\n  grpo: [--group-size N (8)] [--reward name=value,… (cost-aware reward parameters)]',
+    'harness export --run <runId> [--format jsonl|grpo] [--out FILE]\n  grpo: [--reward name=value,… (cost-aware reward parameters)]; groups are the episodes that share a start seed (harness rollout --group-size G)',
   options: {
     run: { type: 'string' },
     format: { type: 'string' },

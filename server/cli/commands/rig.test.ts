@@ -1,6 +1,11 @@
 // `harness rig` / `harness calibrate` in-process: the documented JSON shape, progress on stderr,
 // flag errors. Rollouts run on the test thread against an in-memory database.
 import { describe, expect, it } from 'vitest';
+import {
+  CALIBRATION_GOAL_IN_BAND,
+  CALIBRATION_GOAL_MAX_TEMPLATE,
+  templateMix,
+} from '../../rigger/calibrate.ts';
 import { withRigServices } from '../../rigger/testing/setup.ts';
 import { runCli } from '../testing.ts';
 
@@ -112,5 +117,55 @@ describe('harness rig', () => {
       r.detail.filter((d: { inBandBefore: boolean }) => d.inBandBefore).length,
     );
     expect(r.after.share).toBeGreaterThanOrEqual(r.before.share);
+    // The report names its settings (paper mode by default, the designer and why) and its mix.
+    expect(r.settings).toMatchObject({
+      components: ['stage', 'contract'],
+      designer: 'heuristic',
+      designerWhy: expect.stringMatching(/^a scripted policy/),
+      k: 5,
+      band: [0.4, 0.6],
+      maxIterations: 5,
+      maxSteps: 50,
+    });
+    const accepted = r.detail.filter((d: { template: string | null }) => d.template !== null);
+    expect(r.mix.accepted).toBe(accepted.length);
+    expect(r.mix.templates.reduce((n: number, t: { count: number }) => n + t.count, 0)).toBe(
+      accepted.length,
+    );
+    expect(r.goal).toMatchObject({ inBand: expect.any(Boolean), mix: expect.any(Boolean) });
+  });
+
+  it('refuses components it does not know, in one line', async () => {
+    const bad = await run([
+      'calibrate',
+      '--bridge',
+      'household',
+      '--split',
+      'eval_seen',
+      '--policy',
+      'scripted:household-explorer',
+      '--components',
+      'stage,teleport',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^harness: --components must list some of stage, contract, chain/);
+  });
+});
+
+describe('the calibration mix', () => {
+  it('counts accepted templates and the step caps among them; the goal needs both under 40%', () => {
+    const detail = [
+      ...Array(3).fill({ template: 'glance' }),
+      ...Array(3).fill({ template: 'partial-room' }),
+      ...Array(2).fill({ template: 'glance+time-pressure' }),
+      { template: 'time-pressure' },
+      { template: null },
+    ];
+    const mix = templateMix(detail);
+    expect(mix.accepted).toBe(9);
+    expect(mix.templates[0]).toEqual({ template: 'glance', count: 3, share: 3 / 9 });
+    expect(mix.stepCap).toEqual({ count: 3, share: 3 / 9 });
+    expect(CALIBRATION_GOAL_MAX_TEMPLATE).toBe(0.4);
+    expect(CALIBRATION_GOAL_IN_BAND).toBe(0.8);
   });
 });

@@ -1,3 +1,4 @@
+import { COMPONENTS, type ComponentName } from '../../../contracts/rigs.ts';
 import { getPolicy } from '../../policies/index.ts';
 import { DESIGNERS, type DesignerName } from '../../rigger/designers/index.ts';
 import { type RigResult, runRig } from '../../rigger/loop.ts';
@@ -32,12 +33,39 @@ export function bandOption(values: OptionValues, name: string): [number, number]
   return [lo, hi];
 }
 
-export function designerOption(values: OptionValues): DesignerName {
-  const d = stringOption(values, 'designer') ?? 'heuristic';
+/** `--designer`, or undefined: the policy decides (openai:<model> → llm on that model, else heuristic). */
+export function designerOption(values: OptionValues): DesignerName | undefined {
+  const d = stringOption(values, 'designer');
+  if (d === undefined) return undefined;
   if (!(DESIGNERS as readonly string[]).includes(d)) {
     throw new UsageError(`--designer must be one of ${DESIGNERS.join(', ')}, got '${d}'`);
   }
   return d as DesignerName;
+}
+
+/** `--components stage,contract[,chain]` (default: the paper's stage,contract). */
+export function componentsOption(values: OptionValues): ComponentName[] | undefined {
+  const text = stringOption(values, 'components');
+  if (text === undefined) return undefined;
+  const names = text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const bad = names.filter((n) => !(COMPONENTS as readonly string[]).includes(n));
+  if (names.length === 0 || bad.length > 0 || new Set(names).size !== names.length) {
+    throw new UsageError(
+      `--components must list some of ${COMPONENTS.join(', ')} once each (e.g. stage,contract), got '${text}'`,
+    );
+  }
+  return names as ComponentName[];
+}
+
+/** Whether the rig's episodes may play on this thread (heuristic designer, scripted policy). */
+export function playsInProcess(designer: DesignerName | undefined, policy: string): boolean {
+  const kind = getPolicy(policy).descriptor.kind;
+  return (
+    (designer ?? (kind === 'scripted' ? 'heuristic' : 'llm')) === 'heuristic' && kind === 'scripted'
+  );
 }
 
 /** The documented JSON shape of `harness rig --json`. */
@@ -45,6 +73,7 @@ export function rigJson(r: RigResult) {
   return {
     rigId: r.rigId,
     task: r.taskId,
+    settings: r.settings,
     baseline: {
       runId: r.baseline.runId,
       successRate: r.baseline.successRate,
@@ -65,6 +94,7 @@ export function rigJson(r: RigResult) {
     },
     iterations: r.iterations.map((it) => ({
       candidate: { spec: it.candidate.spec, rationale: it.candidate.rationale },
+      ...(it.template ? { template: it.template } : {}),
       ...(it.writeError ? { writeError: it.writeError } : {}),
       validation: it.validation,
       decision: it.decision,
@@ -93,12 +123,12 @@ export const command: Command = {
   summary:
     'EnvRigger: observe a policy, diagnose it, write and validate harness candidates until one lands in the band.',
   usage:
-    'harness rig --task bridge:task --policy P [--designer heuristic|llm] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--policy-option key=value]... [--no-lint] [--json]\n' +
-    '  --no-lint: no solvability lint before Validate (a candidate it would refute spends its K rollouts).',
+    "harness rig --task bridge:task --policy P [--designer heuristic|llm] [--components stage,contract[,chain]] [--k 5] [--max-iterations 5] [--band lo,hi] [--steps-band lo,hi] [--defect TEXT] [--rounds R] [--max-steps M] [--scene N] [--policy-option key=value]... [--no-lint] [--json]\n  --designer: default by policy — openai:<model> gets the llm designer on that same model and endpoint (the paper), a scripted policy the heuristic one\n  --components: what the designer may write; default stage,contract (the paper's pipeline); chain is an opt-in beyond the paper\n  --no-lint: no solvability lint before Validate (a candidate it would refute spends its K rollouts).",
   options: {
     task: { type: 'string' },
     policy: { type: 'string' },
     designer: { type: 'string' },
+    components: { type: 'string' },
     k: { type: 'string' },
     'max-iterations': { type: 'string' },
     band: { type: 'string' },
@@ -123,10 +153,11 @@ export const command: Command = {
     const defect = stringOption(values, 'defect');
     const designer = designerOption(values);
     const policyOptions = policyOptionsFlag(values);
+    const components = componentsOption(values);
     // A one-shot CLI rig of a scripted policy with the heuristic designer plays its episodes on this
     // thread: the hook code is the designer's own templates (no LLM-written code to isolate) and a
     // scripted policy is cheap, so the worker pool's start-up was most of a short rig's wall time.
-    const inProcess = designer === 'heuristic' && getPolicy(policy).descriptor.kind === 'scripted';
+    const inProcess = playsInProcess(designer, policy);
     {
       const { rigDeps } = await services(inProcess ? { engine: inProcessEngine } : {});
       const result = await runRig(
@@ -134,7 +165,8 @@ export const command: Command = {
         {
           task,
           policy,
-          designer,
+          ...(designer ? { designer } : {}),
+          ...(components ? { components } : {}),
           k: intOption(values, 'k', 5),
           maxIterations: intOption(values, 'max-iterations', 5),
           rounds: intOption(values, 'rounds', 1),

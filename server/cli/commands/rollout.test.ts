@@ -78,6 +78,62 @@ describe('harness rollout / runs / show / export / policies', () => {
     expect(ids).toEqual(expect.arrayContaining([first.runId, second.runId]));
   }, 120_000);
 
+  it('--group-size G plays every start seed G times; the GRPO export groups by it', async () => {
+    const a = await cli(
+      'rollout',
+      '--spec',
+      'household:eval_seen-003',
+      '--policy',
+      'scripted:household-explorer',
+      '--episodes',
+      '6',
+      '--group-size',
+      '3',
+      '--seed',
+      '7',
+      '--json',
+    );
+    expect(a.err).toBe('');
+    const run = JSON.parse(a.out);
+    expect(run.groupSize).toBe(3);
+    expect(run.invalidLoopLimit).toBeNull();
+    expect(run.episodes.map((e: { seed: number }) => e.seed)).toEqual([7, 8, 9, 10, 11, 12]);
+    expect(run.episodes.map((e: { startSeed: number }) => e.startSeed)).toEqual([7, 7, 7, 8, 8, 8]);
+    const grpo = await cli('export', '--run', run.runId, '--format', 'grpo');
+    expect(grpo.code).toBe(0);
+    const rows = grpo.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(6);
+    const groups = new Map<string, { initialObservation: string; actions: string[] }[]>();
+    for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+    expect([...groups.keys()]).toEqual(['eval_seen-003@start7', 'eval_seen-003@start8']);
+    for (const members of groups.values()) {
+      expect(members).toHaveLength(3);
+      expect(typeof members[0]?.initialObservation).toBe('string');
+      expect(new Set(members.map((m) => m.initialObservation)).size).toBe(1);
+      // The scripted explorer searches in an order drawn from its policy seed.
+      expect(new Set(members.map((m) => m.actions.join('|'))).size).toBeGreaterThan(1);
+    }
+    const wrong = await cli('export', '--run', run.runId, '--format', 'grpo', '--group-size', '4');
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/--group-size belongs to the rollout/);
+    const odd = await cli(
+      'rollout',
+      '--spec',
+      'toy24:4-7-8-8',
+      '--policy',
+      'scripted:toy24-exact',
+      '--episodes',
+      '5',
+      '--group-size',
+      '2',
+    );
+    expect(odd.code).toBe(2);
+    expect(odd.err).toMatch(/--episodes \(5\) must be a multiple of --group-size \(2\)/);
+  }, 120_000);
+
   it('lists policies and refuses an unknown one with one line', async () => {
     const list = await cli('policies', '--bridge', 'household', '--json');
     const ids = JSON.parse(list.out).map((p: { id: string }) => p.id);

@@ -32,16 +32,18 @@ export const command: Command = {
   summary:
     'Run a policy on a spec for K seeds, record every episode, print success rate and metrics.',
   usage:
-    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--skill-bank ID] [--policy-option key=value]... [--json]\n  --policy-option: e.g. mode=react (openai: tools|react|auto), think=free, keepReasoning=true, pricePromptPerM=0.4, priceCompletionPerM=1.6',
+    'harness rollout --spec FILE|bridge:task --policy P [--episodes K] [--group-size G] [--seed S] [--tasks a,b] [--concurrency N] [--queue local|bullmq] [--max-steps M] [--invalid-loop-limit N] [--skill-bank ID] [--policy-option key=value]... [--json]\n  --group-size G: GRPO groups — every start seed is played G times with different policy seeds (K/G groups; K a multiple of G)\n  --invalid-loop-limit N: end an episode after N invalid actions in a row (off by default: the benchmarks have no such cut-off)\n  --policy-option: e.g. mode=react (openai: tools|react|auto), think=free, keepReasoning=true, pricePromptPerM=0.4, priceCompletionPerM=1.6',
   options: {
     spec: { type: 'string' },
     policy: { type: 'string' },
     episodes: { type: 'string', short: 'k' },
+    'group-size': { type: 'string' },
     seed: { type: 'string' },
     tasks: { type: 'string' },
     concurrency: { type: 'string' },
     queue: { type: 'string' },
     'max-steps': { type: 'string' },
+    'invalid-loop-limit': { type: 'string' },
     'skill-bank': { type: 'string' },
     'policy-option': { type: 'string', multiple: true },
     json: { type: 'boolean' },
@@ -104,6 +106,17 @@ function launchInput(values: OptionValues): LaunchRunInput {
   }
   const k = intOption(values, 'episodes', 1);
   if (k < 1) throw new UsageError('--episodes must be at least 1');
+  const groupSize = intOption(values, 'group-size', 1);
+  if (groupSize < 1) throw new UsageError('--group-size must be at least 1');
+  if (k % groupSize !== 0)
+    throw new UsageError(
+      `--episodes (${k}) must be a multiple of --group-size (${groupSize}): every start seed is played ${groupSize} times`,
+    );
+  const loopText = stringOption(values, 'invalid-loop-limit');
+  const invalidLoopLimit =
+    loopText === undefined ? undefined : intOption(values, 'invalid-loop-limit', 1);
+  if (invalidLoopLimit !== undefined && invalidLoopLimit < 1)
+    throw new UsageError('--invalid-loop-limit must be at least 1 (leave it out for no cut-off)');
   const concurrencyText = stringOption(values, 'concurrency');
   const tasks = stringOption(values, 'tasks')
     ?.split(',')
@@ -119,8 +132,10 @@ function launchInput(values: OptionValues): LaunchRunInput {
     spec,
     policy,
     k,
+    ...(groupSize > 1 ? { groupSize } : {}),
     seed: intOption(values, 'seed', 0),
     maxSteps: intOption(values, 'max-steps', 50),
+    ...(invalidLoopLimit !== undefined ? { invalidLoopLimit } : {}),
     ...(concurrencyText !== undefined ? { concurrency: intOption(values, 'concurrency', 1) } : {}),
     ...(queue ? { queue } : {}),
     ...(tasks && tasks.length > 0 ? { taskIds: tasks } : {}),
@@ -170,9 +185,12 @@ function report(summary: RunSummary, episodes: EpisodeInfo[]) {
     meanReward: m.meanReward,
     errors: m.errors,
     errorDistribution: m.errorDistribution,
+    groupSize: summary.groupSize,
+    invalidLoopLimit: summary.invalidLoopLimit,
     episodes: episodes.map((e) => ({
       taskId: e.taskId,
       seed: e.seed,
+      ...(e.startSeed !== null ? { startSeed: e.startSeed } : {}),
       outcome: e.outcome,
       steps: e.steps,
       reward: e.reward,
@@ -206,6 +224,12 @@ function printReport(
   const failures = Object.entries(m.failureDistribution).filter(([, n]) => n > 0);
   if (failures.length > 0)
     io.out(`failures: ${failures.map(([c, n]) => `${c} ${n}`).join(', ')}\n`);
+  if (out.groupSize > 1)
+    io.out(
+      `groups: ${out.episodes.length / out.groupSize} of ${out.groupSize} (each start seed played ${out.groupSize} times with different policy seeds)\n`,
+    );
+  if (out.invalidLoopLimit)
+    io.out(`cut-off on: an episode ends after ${out.invalidLoopLimit} invalid actions in a row\n`);
   if (out.llm) {
     const t = out.llm.tokens;
     const cost = out.llm.cost === null ? 'no price set' : `cost ≈ $${out.llm.cost.toPrecision(3)}`;
@@ -214,8 +238,9 @@ function printReport(
   }
   for (const e of out.episodes) {
     const detail = e.failureCategory ?? e.error ?? '';
+    const start = e.startSeed !== undefined ? ` (start ${e.startSeed})` : '';
     io.out(
-      `  ${e.taskId} seed ${e.seed}\t${e.outcome}\t${e.steps} steps\treward ${e.reward?.toFixed(3) ?? '-'}\t${detail}\n`,
+      `  ${e.taskId} seed ${e.seed}${start}\t${e.outcome}\t${e.steps} steps\treward ${e.reward?.toFixed(3) ?? '-'}\t${detail}\n`,
     );
   }
   io.out(`run ${out.runId}\n`);

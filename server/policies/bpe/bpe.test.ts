@@ -184,7 +184,7 @@ const skill = (id: string, category: Skill['category'], title: string, content: 
 describe('bpe around a scripted household policy', () => {
   const spec = {
     version: 1 as const,
-    env: { type: 'base' as const, bridge: 'household', task: 'eval_unseen-001' },
+    env: { type: 'base' as const, bridge: 'household', task: 'eval_unseen-080' },
   };
 
   it('recalls first, hands recalled skills to the policy, commits sub-goals and records the workspace', async () => {
@@ -294,7 +294,7 @@ describe('bpe around an OpenAI-compatible policy', () => {
     try {
       const r = await runEpisode(
         {
-          spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_unseen-001' } },
+          spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_unseen-080' } },
           seed: 0,
           policyId: 'bpe(openai:test-model)',
           maxSteps: 3,

@@ -4,6 +4,7 @@
 // Each policy switches one flaw on (policies.ts).
 import { mutationsOf } from '../../../bridges/code-repair/mutate.ts';
 import type { Action, Observation } from '../../../bridges/core/types.ts';
+import { shuffled } from '../rng.ts';
 import type { AgentIo } from './coroutine.ts';
 
 export interface AgentFlaws {
@@ -109,6 +110,7 @@ export async function repairAgent(
   goal: string,
   maxSteps: number,
   flaws: AgentFlaws,
+  rng: () => number,
 ): Promise<string> {
   const budgetLeft = () => maxSteps - io.steps;
   const submit = async (why: string) => {
@@ -142,7 +144,9 @@ export async function repairAgent(
   const body = flaws.firstMatch
     ? [...lines.keys()].filter((n) => n >= found.line)
     : functionBody(lines, found.line).slice(1);
-  const tries = candidates(lines, body);
+  // The policy seed's choice: the order it tries candidate fixes in (which one a hasty agent
+  // applies), so G policy seeds play differently.
+  const tries = shuffled(candidates(lines, body), rng);
   if (tries.length === 0) return submit('no candidate fix in that code');
   if (flaws.hasty) {
     const c = tries[0]!;

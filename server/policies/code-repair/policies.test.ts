@@ -87,4 +87,18 @@ describe('scripted code-repair policies', () => {
     expect(r.observations.at(-2)).toMatch(/[1-9]\d* failed\./);
     expect(r.success).toBe(false);
   });
+
+  it('policy seeds change the order of candidate fixes (GRPO groups need G different plays)', async () => {
+    const plays = [];
+    for (const seed of [0, 1, 2, 3]) {
+      plays.push(
+        await play(codeRepairBridge, getPolicy('scripted:code-repair-careful'), {
+          taskId: DAYS,
+          seed,
+        }),
+      );
+    }
+    expect(plays.every((p) => p.success)).toBe(true);
+    expect(new Set(plays.map((p) => p.commands.join('|'))).size).toBeGreaterThan(1);
+  });
 });

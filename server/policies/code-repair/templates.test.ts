@@ -82,7 +82,9 @@ describe('code-repair harness templates', () => {
     const h = await createHarness(spec, { bridges: builtInBridges });
     await h.reset({ seed: 0 });
     expect(h.agentSteps).toBe(0);
-    expect(h.getEnvState()).toMatchObject({ testRunCount: 1, failingTests: task.visibleFailing });
+    // The set-up's test run leaves no trace in the counters (Stage's afterSetup); what it found stays.
+    expect(h.getEnvState()).toMatchObject({ testRunCount: 0, failingTests: task.visibleFailing });
+    expect((await h.evaluate()).metrics.testRuns).toBe(0);
     await h.close();
   });
 

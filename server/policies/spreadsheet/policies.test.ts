@@ -116,3 +116,20 @@ describe('spreadsheet under the harness engine', () => {
     await h.close();
   });
 });
+
+describe('policy seeds', () => {
+  it('change the scripted spreadsheet agent’s choices (GRPO groups need them to)', async () => {
+    const task = first('aggregate');
+    const plays = [];
+    for (const seed of [0, 1, 2, 3, 4, 5]) {
+      plays.push(
+        await play(spreadsheetBridge, getPolicy('scripted:spreadsheet-formulas'), {
+          taskId: task,
+          seed,
+        }),
+      );
+    }
+    expect(plays.every((p) => p.success)).toBe(true);
+    expect(new Set(plays.map((p) => p.commands.join('|'))).size).toBeGreaterThan(1);
+  });
+});

@@ -3,6 +3,7 @@
 // flaw switched on per policy.
 import type { Action, Json } from '../../../bridges/core/types.ts';
 import { type AgentIo, coroutineSession } from '../code-repair/coroutine.ts';
+import { createRng, mixSeed } from '../rng.ts';
 import type { Policy, PolicyDescriptor } from '../types.ts';
 
 export interface SheetFlaws {
@@ -26,7 +27,15 @@ const num = (text: string) => {
   return text.trim() === '' || Number.isNaN(n) ? 0 : n;
 };
 
-async function sheetAgent(io: AgentIo, goal: string, flaws: SheetFlaws): Promise<string> {
+async function sheetAgent(
+  io: AgentIo,
+  goal: string,
+  flaws: SheetFlaws,
+  rng: () => number,
+): Promise<string> {
+  // The policy seed's choice: about half the seeds look at the workbook's sheets before working
+  // (a wasted step when the instruction already says everything), so G policy seeds differ.
+  if (rng() < 0.5) await io.act(act('list_sheets'), 'look at the workbook first');
   const first = flaws.headerBlind ? 1 : 2;
   const end = (n: number) => (flaws.offByOne ? n - 1 : n);
   const rows = (n: number) => Array.from({ length: end(n) - first + 1 }, (_, i) => first + i);
@@ -108,7 +117,8 @@ function sheetPolicy(descriptor: PolicyDescriptor, flaws: SheetFlaws): Policy {
   return {
     descriptor,
     async start(context) {
-      return coroutineSession((io) => sheetAgent(io, context.task.goal, flaws));
+      const rng = createRng(mixSeed(context.seed, descriptor.id));
+      return coroutineSession((io) => sheetAgent(io, context.task.goal, flaws, rng));
     },
   };
 }
@@ -119,7 +129,7 @@ export const spreadsheetFormulas = sheetPolicy(
     bridge: 'spreadsheet',
     kind: 'scripted',
     description:
-      'Parses the instruction, writes whole columns of formulas with write_range, sorts and groups by reading the data and writing values, then submits.',
+      'Parses the instruction, writes whole columns of formulas with write_range, sorts and groups by reading the data and writing values, then submits. About half its seeds list the sheets first.',
     weaknesses: [
       'Writes values, not formulas, for sorted rows and summary sheets (fine for the verifier, brittle if the data change).',
       'Only understands the instruction phrasings it was written for.',

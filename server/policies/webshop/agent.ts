@@ -2,6 +2,7 @@
 // switched on each. It reads what an agent sees: the instruction, the page text (WebShop's simple
 // "[SEP]" or text mode) and info.availableActions / admissibleCommands.
 import type { Observation, StepInfo } from '../../../bridges/core/types.ts';
+import { createRng, mixSeed } from '../rng.ts';
 import type { AgentSession, PolicyContext, PolicyDecision } from '../types.ts';
 import { parseGoal, type WebshopGoal } from './goal.ts';
 
@@ -72,6 +73,8 @@ function clickablesOf(info: StepInfo): string[] {
 }
 
 export class WebshopAgent implements AgentSession {
+  /** The policy seed's choices: ties between equally good results, the first-result buyer's pick. */
+  private readonly rng: () => number;
   private readonly goal: WebshopGoal;
   private readonly tool: { name: string; arg: string };
   private readonly typeWords: string[];
@@ -87,6 +90,7 @@ export class WebshopAgent implements AgentSession {
     context: PolicyContext,
     private readonly flaws: WebshopFlaws,
   ) {
+    this.rng = createRng(mixSeed(context.seed, 'webshop-agent'));
     this.goal = parseGoal(context.task.goal);
     this.tool = context.textTool ?? { name: 'act', arg: 'command' };
     this.typeWords = this.goal.productType.split(/[^a-z0-9]+/).filter((w) => w.length > 1);
@@ -124,18 +128,21 @@ export class WebshopAgent implements AgentSession {
     const listings = parseListings(chunks);
     for (const l of listings) this.titles.set(l.asin, l.title);
     if (this.flaws.buysFirstResult) {
-      const first = listings[0];
+      // It trusts the ranking: one of the top two results, as the seed picks.
+      const top = listings.slice(0, 2);
+      const first = top[Math.floor(this.rng() * top.length)];
       if (!first) return { kind: 'give_up', reason: 'no results' };
       this.current = first.asin;
-      return this.command(`click[${first.asin}]`, 'take the first result');
+      return this.command(`click[${first.asin}]`, 'take a top result');
     }
     const cap = this.goal.priceUpper ?? Number.POSITIVE_INFINITY;
     const candidates = listings
       .filter((l) => !this.rejected.has(l.asin) && l.price <= cap)
       .filter((l) => this.typeWords.every((w) => l.title.toLowerCase().includes(w)))
-      .map((l, order) => ({
+      .map((l) => ({
         l,
-        order,
+        // Ties between equally good results are broken by the seed.
+        order: this.rng(),
         hits: this.goal.attributes.filter((a) => l.title.toLowerCase().includes(a)).length,
       }))
       .sort((a, b) => b.hits - a.hits || a.order - b.order);

@@ -92,6 +92,16 @@ describe('webshop scripted policies', () => {
     expect(results['first-result']![0]!.commands).toHaveLength(3);
   });
 
+  it('policy seeds change the first-result buyer’s pick (GRPO groups need G different plays)', async () => {
+    const policy = getPolicy('scripted:webshop-first-result');
+    const picks = new Set<string>();
+    for (const seed of [0, 1, 2, 3, 4, 5]) {
+      const r = await run(policy, sample[0]!.info.id, seed);
+      picks.add(r.commands[1] ?? '');
+    }
+    expect(picks.size).toBeGreaterThan(1);
+  });
+
   it('is deterministic: same task and seed, same commands', async () => {
     const policy = getPolicy('scripted:webshop-careful');
     const a = await run(policy, sample[0]!.info.id, 3);

@@ -31,7 +31,8 @@ export const webshopFirstResult = webshopPolicy(
     id: 'scripted:webshop-first-result',
     bridge: 'webshop',
     kind: 'scripted',
-    description: 'Searches with the whole request and buys the first result as it is.',
+    description:
+      'Searches with the whole request and buys one of the top two results as it is (its seed picks which).',
     weaknesses: [
       'Ignores options: never chooses a size, colour or flavour.',
       'Ignores the price cap and the attributes: trusts the search ranking.',

@@ -7,6 +7,14 @@ import { LlmDesigner } from './llm.ts';
 
 export { DESIGNERS, type DesignerName } from '../../../contracts/rigs.ts';
 
-export async function createDesigner(name: DesignerName): Promise<Designer> {
-  return name === 'llm' ? LlmDesigner.fromConfig() : new HeuristicDesigner();
+/**
+ * A designer by name. `llm` talks to the configured endpoint (OPENAI_BASE_URL) with the configured
+ * model, unless `model` / `baseUrl` say otherwise: a rig whose policy is `openai:<model>` designs
+ * with that same model on the policy's endpoint (the paper's same-model designer).
+ */
+export async function createDesigner(
+  name: DesignerName,
+  o: { model?: string; baseUrl?: string } = {},
+): Promise<Designer> {
+  return name === 'llm' ? LlmDesigner.fromConfig(o) : new HeuristicDesigner();
 }

@@ -235,6 +235,59 @@ describe('LLM designer', { timeout: 90_000 }, () => {
       /checked against the trajectories/,
     );
   });
+
+  it('an openai:<model> policy gets the llm designer on the same model and endpoint by default', async () => {
+    fake = await startFakeOpenAI((request) => {
+      const body = request.body as ChatRequestBody;
+      if (forced(body) === 'decide_on_traces')
+        return {
+          toolCalls: [
+            { name: 'decide_on_traces', arguments: { decision: 'reject', feedback: 'no' } },
+          ],
+        };
+      if (forced(body) === 'propose_candidate')
+        return {
+          toolCalls: [
+            {
+              name: 'propose_candidate',
+              arguments: {
+                diagnosis: { axis: 'none', label: 'x', description: 'y.', evidence: [] },
+                in_env_actions: ['look'],
+                rules_code: '',
+                rationale: 'r',
+              },
+            },
+          ],
+        };
+      // The policy's own turns.
+      return { toolCalls: [{ name: 'act', arguments: { command: 'look' } }] };
+    });
+    const r = await runRig(env().services.rigDeps(), {
+      task: TASK,
+      policy: 'openai:policy-model',
+      policyOptions: { baseUrl: fake.url, apiKey: 'test', maxRetries: 0 },
+      k: 1,
+      maxIterations: 1,
+      maxSteps: 2,
+    });
+    expect(r.settings).toMatchObject({
+      designer: 'llm',
+      designerModel: 'policy-model',
+      designerWhy:
+        "the paper's designer is the policy's own model: policy-model, on the policy's endpoint",
+      components: ['stage', 'contract'],
+    });
+    const chats = fake.chatRequests();
+    const designerTurns = chats.filter((c) => forced(c) !== undefined);
+    expect(designerTurns.length).toBeGreaterThan(0);
+    expect(new Set(chats.map((c) => c.model))).toEqual(new Set(['policy-model']));
+    const rig = await db().rig.findUniqueOrThrow({ where: { id: r.rigId } });
+    expect(rig.designer).toBe('llm');
+    expect(rig.constraints).toMatchObject({
+      designerChoice: 'default',
+      designerModel: 'policy-model',
+    });
+  });
 });
 
 // The same fallbacks as the openai policy's auto mode: JSON in text once tools are refused, or once

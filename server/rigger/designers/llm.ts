@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Action, Json } from '../../../bridges/core/types.ts';
 import { firstIssue } from '../../../contracts/issues.ts';
-import { CLAIM_SOURCES } from '../../../contracts/rigs.ts';
+import { CLAIM_SOURCES, componentsText } from '../../../contracts/rigs.ts';
 import { config } from '../../config.ts';
 import { DomainError, InfraError, InvalidInputError } from '../../errors.ts';
 import { ActionSchema } from '../../harness/spec.ts';
@@ -182,14 +182,17 @@ export class LlmDesigner implements Designer {
     });
   }
 
-  static fromConfig(): LlmDesigner {
+  /** From the configuration; `model` / `baseUrl` (the policy's own) win over it. */
+  static fromConfig(o: { model?: string; baseUrl?: string } = {}): LlmDesigner {
     const c = config();
-    if (!c.OPENAI_BASE_URL || !c.OPENAI_MODEL) {
+    const baseUrl = o.baseUrl ?? c.OPENAI_BASE_URL;
+    const model = o.model ?? c.OPENAI_MODEL;
+    if (!baseUrl || !model) {
       throw new InvalidInputError('the llm designer needs OPENAI_BASE_URL and OPENAI_MODEL');
     }
     return new LlmDesigner({
-      baseUrl: c.OPENAI_BASE_URL,
-      model: c.OPENAI_MODEL,
+      baseUrl,
+      model,
       temperature: c.OPENAI_TEMPERATURE,
       ...(c.OPENAI_API_KEY ? { apiKey: c.OPENAI_API_KEY } : {}),
     });
@@ -197,6 +200,7 @@ export class LlmDesigner implements Designer {
 
   private system(ctx: DesignContext, state: Json): string {
     return `${DESIGNER_RULES}
+Components this rig may write: ${componentsText(ctx.components)}.${ctx.components.includes('stage') ? '' : ' Leave in_env_actions empty.'}${ctx.components.includes('contract') ? '' : ' Leave rules_code empty.'}
 
 Environment: ${ctx.bridge}. Tools the policy (and your in_env_actions) use:
 ${JSON.stringify(ctx.tools)}

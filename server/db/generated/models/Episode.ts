@@ -28,6 +28,7 @@ export type AggregateEpisode = {
 
 export type EpisodeAvgAggregateOutputType = {
   seed: number | null
+  startSeed: number | null
   ordinal: number | null
   attempt: number | null
   steps: number | null
@@ -40,6 +41,7 @@ export type EpisodeAvgAggregateOutputType = {
 
 export type EpisodeSumAggregateOutputType = {
   seed: number | null
+  startSeed: number | null
   ordinal: number | null
   attempt: number | null
   steps: number | null
@@ -55,6 +57,8 @@ export type EpisodeMinAggregateOutputType = {
   runId: string | null
   taskId: string | null
   seed: number | null
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number | null
   status: $Enums.EpisodeStatus | null
   attempt: number | null
@@ -78,6 +82,8 @@ export type EpisodeMaxAggregateOutputType = {
   runId: string | null
   taskId: string | null
   seed: number | null
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number | null
   status: $Enums.EpisodeStatus | null
   attempt: number | null
@@ -101,6 +107,8 @@ export type EpisodeCountAggregateOutputType = {
   runId: number
   taskId: number
   seed: number
+  startSeed: number
+  initialObservation: number
   ordinal: number
   status: number
   attempt: number
@@ -127,6 +135,7 @@ export type EpisodeCountAggregateOutputType = {
 
 export type EpisodeAvgAggregateInputType = {
   seed?: true
+  startSeed?: true
   ordinal?: true
   attempt?: true
   steps?: true
@@ -139,6 +148,7 @@ export type EpisodeAvgAggregateInputType = {
 
 export type EpisodeSumAggregateInputType = {
   seed?: true
+  startSeed?: true
   ordinal?: true
   attempt?: true
   steps?: true
@@ -154,6 +164,8 @@ export type EpisodeMinAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -177,6 +189,8 @@ export type EpisodeMaxAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -200,6 +214,8 @@ export type EpisodeCountAggregateInputType = {
   runId?: true
   taskId?: true
   seed?: true
+  startSeed?: true
+  initialObservation?: true
   ordinal?: true
   status?: true
   attempt?: true
@@ -314,6 +330,8 @@ export type EpisodeGroupByOutputType = {
   runId: string
   taskId: string
   seed: number
+  startSeed: number | null
+  initialObservation: string | null
   ordinal: number
   status: $Enums.EpisodeStatus
   attempt: number
@@ -364,6 +382,8 @@ export type EpisodeWhereInput = {
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -393,6 +413,8 @@ export type EpisodeOrderByWithRelationInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  initialObservation?: Prisma.SortOrderInput | Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -426,6 +448,8 @@ export type EpisodeWhereUniqueInput = Prisma.AtLeast<{
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -455,6 +479,8 @@ export type EpisodeOrderByWithAggregationInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  initialObservation?: Prisma.SortOrderInput | Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -490,6 +516,8 @@ export type EpisodeScalarWhereWithAggregatesInput = {
   runId?: Prisma.StringWithAggregatesFilter<"Episode"> | string
   taskId?: Prisma.StringWithAggregatesFilter<"Episode"> | string
   seed?: Prisma.IntWithAggregatesFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableWithAggregatesFilter<"Episode"> | string | null
   ordinal?: Prisma.IntWithAggregatesFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusWithAggregatesFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntWithAggregatesFilter<"Episode"> | number
@@ -516,6 +544,8 @@ export type EpisodeCreateInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -545,6 +575,8 @@ export type EpisodeUncheckedCreateInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -572,6 +604,8 @@ export type EpisodeUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -601,6 +635,8 @@ export type EpisodeUncheckedUpdateInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -629,6 +665,8 @@ export type EpisodeCreateManyInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -655,6 +693,8 @@ export type EpisodeUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -682,6 +722,8 @@ export type EpisodeUncheckedUpdateManyInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -725,6 +767,8 @@ export type EpisodeCountOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -749,6 +793,7 @@ export type EpisodeCountOrderByAggregateInput = {
 
 export type EpisodeAvgOrderByAggregateInput = {
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
@@ -764,6 +809,8 @@ export type EpisodeMaxOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -787,6 +834,8 @@ export type EpisodeMinOrderByAggregateInput = {
   runId?: Prisma.SortOrder
   taskId?: Prisma.SortOrder
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
+  initialObservation?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
@@ -807,6 +856,7 @@ export type EpisodeMinOrderByAggregateInput = {
 
 export type EpisodeSumOrderByAggregateInput = {
   seed?: Prisma.SortOrder
+  startSeed?: Prisma.SortOrder
   ordinal?: Prisma.SortOrder
   attempt?: Prisma.SortOrder
   steps?: Prisma.SortOrder
@@ -898,6 +948,8 @@ export type EpisodeCreateWithoutRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -925,6 +977,8 @@ export type EpisodeUncheckedCreateWithoutRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -982,6 +1036,8 @@ export type EpisodeScalarWhereInput = {
   runId?: Prisma.StringFilter<"Episode"> | string
   taskId?: Prisma.StringFilter<"Episode"> | string
   seed?: Prisma.IntFilter<"Episode"> | number
+  startSeed?: Prisma.IntNullableFilter<"Episode"> | number | null
+  initialObservation?: Prisma.StringNullableFilter<"Episode"> | string | null
   ordinal?: Prisma.IntFilter<"Episode"> | number
   status?: Prisma.EnumEpisodeStatusFilter<"Episode"> | $Enums.EpisodeStatus
   attempt?: Prisma.IntFilter<"Episode"> | number
@@ -1008,6 +1064,8 @@ export type EpisodeCreateWithoutTrajectoryInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -1036,6 +1094,8 @@ export type EpisodeUncheckedCreateWithoutTrajectoryInput = {
   runId: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -1078,6 +1138,8 @@ export type EpisodeUpdateWithoutTrajectoryInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1106,6 +1168,8 @@ export type EpisodeUncheckedUpdateWithoutTrajectoryInput = {
   runId?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1132,6 +1196,8 @@ export type EpisodeCreateManyRunInput = {
   id?: string
   taskId: string
   seed: number
+  startSeed?: number | null
+  initialObservation?: string | null
   ordinal: number
   status?: $Enums.EpisodeStatus
   attempt?: number
@@ -1158,6 +1224,8 @@ export type EpisodeUpdateWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1185,6 +1253,8 @@ export type EpisodeUncheckedUpdateWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1212,6 +1282,8 @@ export type EpisodeUncheckedUpdateManyWithoutRunInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   taskId?: Prisma.StringFieldUpdateOperationsInput | string
   seed?: Prisma.IntFieldUpdateOperationsInput | number
+  startSeed?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  initialObservation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ordinal?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumEpisodeStatusFieldUpdateOperationsInput | $Enums.EpisodeStatus
   attempt?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1270,6 +1342,8 @@ export type EpisodeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1300,6 +1374,8 @@ export type EpisodeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1328,6 +1404,8 @@ export type EpisodeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1356,6 +1434,8 @@ export type EpisodeSelectScalar = {
   runId?: boolean
   taskId?: boolean
   seed?: boolean
+  startSeed?: boolean
+  initialObservation?: boolean
   ordinal?: boolean
   status?: boolean
   attempt?: boolean
@@ -1378,7 +1458,7 @@ export type EpisodeSelectScalar = {
   finishedAt?: boolean
 }
 
-export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "promptTokens" | "outputTokens" | "cachedTokens" | "llm" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
+export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "startSeed" | "initialObservation" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "promptTokens" | "outputTokens" | "cachedTokens" | "llm" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
 export type EpisodeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
   trajectory?: boolean | Prisma.Episode$trajectoryArgs<ExtArgs>
@@ -1401,7 +1481,18 @@ export type $EpisodePayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     id: string
     runId: string
     taskId: string
+    /**
+     * The policy's seed (and the env's, unless startSeed is set).
+     */
     seed: number
+    /**
+     * The env's reset seed when it differs from the policy's (GRPO groups share one); null: seed.
+     */
+    startSeed: number | null
+    /**
+     * The first observation the agent was shown (after every harness layer).
+     */
+    initialObservation: string | null
     /**
      * Position in the run (stable display order).
      */
@@ -1873,6 +1964,8 @@ export interface EpisodeFieldRefs {
   readonly runId: Prisma.FieldRef<"Episode", 'String'>
   readonly taskId: Prisma.FieldRef<"Episode", 'String'>
   readonly seed: Prisma.FieldRef<"Episode", 'Int'>
+  readonly startSeed: Prisma.FieldRef<"Episode", 'Int'>
+  readonly initialObservation: Prisma.FieldRef<"Episode", 'String'>
   readonly ordinal: Prisma.FieldRef<"Episode", 'Int'>
   readonly status: Prisma.FieldRef<"Episode", 'EpisodeStatus'>
   readonly attempt: Prisma.FieldRef<"Episode", 'Int'>

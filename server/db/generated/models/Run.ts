@@ -32,6 +32,7 @@ export type RunAvgAggregateOutputType = {
   maxSteps: number | null
   concurrency: number | null
   invalidLoopLimit: number | null
+  groupSize: number | null
   episodesTotal: number | null
   episodesDone: number | null
   episodesSucceeded: number | null
@@ -48,6 +49,7 @@ export type RunSumAggregateOutputType = {
   maxSteps: number | null
   concurrency: number | null
   invalidLoopLimit: number | null
+  groupSize: number | null
   episodesTotal: number | null
   episodesDone: number | null
   episodesSucceeded: number | null
@@ -68,6 +70,7 @@ export type RunMinAggregateOutputType = {
   concurrency: number | null
   queue: $Enums.QueueKind | null
   invalidLoopLimit: number | null
+  groupSize: number | null
   status: $Enums.RunStatus | null
   error: string | null
   episodesTotal: number | null
@@ -97,6 +100,7 @@ export type RunMaxAggregateOutputType = {
   concurrency: number | null
   queue: $Enums.QueueKind | null
   invalidLoopLimit: number | null
+  groupSize: number | null
   status: $Enums.RunStatus | null
   error: string | null
   episodesTotal: number | null
@@ -131,6 +135,7 @@ export type RunCountAggregateOutputType = {
   rewardParams: number
   policyOptions: number
   invalidLoopLimit: number
+  groupSize: number
   status: number
   error: number
   episodesTotal: number
@@ -158,6 +163,7 @@ export type RunAvgAggregateInputType = {
   maxSteps?: true
   concurrency?: true
   invalidLoopLimit?: true
+  groupSize?: true
   episodesTotal?: true
   episodesDone?: true
   episodesSucceeded?: true
@@ -174,6 +180,7 @@ export type RunSumAggregateInputType = {
   maxSteps?: true
   concurrency?: true
   invalidLoopLimit?: true
+  groupSize?: true
   episodesTotal?: true
   episodesDone?: true
   episodesSucceeded?: true
@@ -194,6 +201,7 @@ export type RunMinAggregateInputType = {
   concurrency?: true
   queue?: true
   invalidLoopLimit?: true
+  groupSize?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -223,6 +231,7 @@ export type RunMaxAggregateInputType = {
   concurrency?: true
   queue?: true
   invalidLoopLimit?: true
+  groupSize?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -257,6 +266,7 @@ export type RunCountAggregateInputType = {
   rewardParams?: true
   policyOptions?: true
   invalidLoopLimit?: true
+  groupSize?: true
   status?: true
   error?: true
   episodesTotal?: true
@@ -378,6 +388,7 @@ export type RunGroupByOutputType = {
   rewardParams: runtime.JsonValue
   policyOptions: runtime.JsonValue | null
   invalidLoopLimit: number | null
+  groupSize: number
   status: $Enums.RunStatus
   error: string | null
   episodesTotal: number
@@ -435,6 +446,7 @@ export type RunWhereInput = {
   rewardParams?: Prisma.JsonFilter<"Run">
   policyOptions?: Prisma.JsonNullableFilter<"Run">
   invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
+  groupSize?: Prisma.IntFilter<"Run"> | number
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -475,6 +487,7 @@ export type RunOrderByWithRelationInput = {
   rewardParams?: Prisma.SortOrder
   policyOptions?: Prisma.SortOrderInput | Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrderInput | Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -518,6 +531,7 @@ export type RunWhereUniqueInput = Prisma.AtLeast<{
   rewardParams?: Prisma.JsonFilter<"Run">
   policyOptions?: Prisma.JsonNullableFilter<"Run">
   invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
+  groupSize?: Prisma.IntFilter<"Run"> | number
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -558,6 +572,7 @@ export type RunOrderByWithAggregationInput = {
   rewardParams?: Prisma.SortOrder
   policyOptions?: Prisma.SortOrderInput | Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrderInput | Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -600,6 +615,7 @@ export type RunScalarWhereWithAggregatesInput = {
   rewardParams?: Prisma.JsonWithAggregatesFilter<"Run">
   policyOptions?: Prisma.JsonNullableWithAggregatesFilter<"Run">
   invalidLoopLimit?: Prisma.IntNullableWithAggregatesFilter<"Run"> | number | null
+  groupSize?: Prisma.IntWithAggregatesFilter<"Run"> | number
   status?: Prisma.EnumRunStatusWithAggregatesFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableWithAggregatesFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntWithAggregatesFilter<"Run"> | number
@@ -633,6 +649,7 @@ export type RunCreateInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -672,6 +689,7 @@ export type RunUncheckedCreateInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -709,6 +727,7 @@ export type RunUpdateInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -748,6 +767,7 @@ export type RunUncheckedUpdateInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -786,6 +806,7 @@ export type RunCreateManyInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -819,6 +840,7 @@ export type RunUpdateManyMutationInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -852,6 +874,7 @@ export type RunUncheckedUpdateManyInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -912,6 +935,7 @@ export type RunCountOrderByAggregateInput = {
   rewardParams?: Prisma.SortOrder
   policyOptions?: Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -937,6 +961,7 @@ export type RunAvgOrderByAggregateInput = {
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
   episodesSucceeded?: Prisma.SortOrder
@@ -957,6 +982,7 @@ export type RunMaxOrderByAggregateInput = {
   concurrency?: Prisma.SortOrder
   queue?: Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -986,6 +1012,7 @@ export type RunMinOrderByAggregateInput = {
   concurrency?: Prisma.SortOrder
   queue?: Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   status?: Prisma.SortOrder
   error?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
@@ -1011,6 +1038,7 @@ export type RunSumOrderByAggregateInput = {
   maxSteps?: Prisma.SortOrder
   concurrency?: Prisma.SortOrder
   invalidLoopLimit?: Prisma.SortOrder
+  groupSize?: Prisma.SortOrder
   episodesTotal?: Prisma.SortOrder
   episodesDone?: Prisma.SortOrder
   episodesSucceeded?: Prisma.SortOrder
@@ -1239,6 +1267,7 @@ export type RunCreateWithoutHarnessVersionInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1276,6 +1305,7 @@ export type RunUncheckedCreateWithoutHarnessVersionInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1343,6 +1373,7 @@ export type RunScalarWhereInput = {
   rewardParams?: Prisma.JsonFilter<"Run">
   policyOptions?: Prisma.JsonNullableFilter<"Run">
   invalidLoopLimit?: Prisma.IntNullableFilter<"Run"> | number | null
+  groupSize?: Prisma.IntFilter<"Run"> | number
   status?: Prisma.EnumRunStatusFilter<"Run"> | $Enums.RunStatus
   error?: Prisma.StringNullableFilter<"Run"> | string | null
   episodesTotal?: Prisma.IntFilter<"Run"> | number
@@ -1376,6 +1407,7 @@ export type RunCreateWithoutEpisodesInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1414,6 +1446,7 @@ export type RunUncheckedCreateWithoutEpisodesInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1466,6 +1499,7 @@ export type RunUpdateWithoutEpisodesInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1504,6 +1538,7 @@ export type RunUncheckedUpdateWithoutEpisodesInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1540,6 +1575,7 @@ export type RunCreateWithoutEventsInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1578,6 +1614,7 @@ export type RunUncheckedCreateWithoutEventsInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1630,6 +1667,7 @@ export type RunUpdateWithoutEventsInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1668,6 +1706,7 @@ export type RunUncheckedUpdateWithoutEventsInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1704,6 +1743,7 @@ export type RunCreateWithoutBaselineOfRigsInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1742,6 +1782,7 @@ export type RunUncheckedCreateWithoutBaselineOfRigsInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1794,6 +1835,7 @@ export type RunUpdateWithoutBaselineOfRigsInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1832,6 +1874,7 @@ export type RunUncheckedUpdateWithoutBaselineOfRigsInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1868,6 +1911,7 @@ export type RunCreateWithoutValidatedCandidatesInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1906,6 +1950,7 @@ export type RunUncheckedCreateWithoutValidatedCandidatesInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -1958,6 +2003,7 @@ export type RunUpdateWithoutValidatedCandidatesInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1996,6 +2042,7 @@ export type RunUncheckedUpdateWithoutValidatedCandidatesInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2032,6 +2079,7 @@ export type RunCreateWithoutProjectInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -2070,6 +2118,7 @@ export type RunUncheckedCreateWithoutProjectInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -2132,6 +2181,7 @@ export type RunCreateManyHarnessVersionInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -2165,6 +2215,7 @@ export type RunUpdateWithoutHarnessVersionInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2202,6 +2253,7 @@ export type RunUncheckedUpdateWithoutHarnessVersionInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2239,6 +2291,7 @@ export type RunUncheckedUpdateManyWithoutHarnessVersionInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2273,6 +2326,7 @@ export type RunCreateManyProjectInput = {
   rewardParams: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: number | null
+  groupSize?: number
   status?: $Enums.RunStatus
   error?: string | null
   episodesTotal?: number
@@ -2305,6 +2359,7 @@ export type RunUpdateWithoutProjectInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2343,6 +2398,7 @@ export type RunUncheckedUpdateWithoutProjectInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2380,6 +2436,7 @@ export type RunUncheckedUpdateManyWithoutProjectInput = {
   rewardParams?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   policyOptions?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   invalidLoopLimit?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  groupSize?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.EnumRunStatusFieldUpdateOperationsInput | $Enums.RunStatus
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episodesTotal?: Prisma.IntFieldUpdateOperationsInput | number
@@ -2471,6 +2528,7 @@ export type RunSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = ru
   rewardParams?: boolean
   policyOptions?: boolean
   invalidLoopLimit?: boolean
+  groupSize?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -2512,6 +2570,7 @@ export type RunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extension
   rewardParams?: boolean
   policyOptions?: boolean
   invalidLoopLimit?: boolean
+  groupSize?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -2548,6 +2607,7 @@ export type RunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extension
   rewardParams?: boolean
   policyOptions?: boolean
   invalidLoopLimit?: boolean
+  groupSize?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -2584,6 +2644,7 @@ export type RunSelectScalar = {
   rewardParams?: boolean
   policyOptions?: boolean
   invalidLoopLimit?: boolean
+  groupSize?: boolean
   status?: boolean
   error?: boolean
   episodesTotal?: boolean
@@ -2603,7 +2664,7 @@ export type RunSelectScalar = {
   projectId?: boolean
 }
 
-export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "policyOptions" | "invalidLoopLimit" | "status" | "error" | "episodesTotal" | "episodesDone" | "episodesSucceeded" | "episodesFailed" | "episodesErrored" | "stepsScored" | "successRate" | "meanSteps" | "bridge" | "task" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
+export type RunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "policy" | "harnessVersionId" | "spec" | "taskIds" | "k" | "seeds" | "maxSteps" | "concurrency" | "queue" | "rewardParams" | "policyOptions" | "invalidLoopLimit" | "groupSize" | "status" | "error" | "episodesTotal" | "episodesDone" | "episodesSucceeded" | "episodesFailed" | "episodesErrored" | "stepsScored" | "successRate" | "meanSteps" | "bridge" | "task" | "createdAt" | "startedAt" | "finishedAt" | "createdBy" | "projectId", ExtArgs["result"]["run"]>
 export type RunInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   harnessVersion?: boolean | Prisma.Run$harnessVersionArgs<ExtArgs>
   project?: boolean | Prisma.Run$projectArgs<ExtArgs>
@@ -2656,9 +2717,14 @@ export type $RunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
      */
     policyOptions: runtime.JsonValue | null
     /**
-     * Consecutive invalid actions that end an episode; null: the default limit.
+     * Consecutive invalid actions that end an episode; null: no such cut-off (the default: the
+     * benchmarks have none).
      */
     invalidLoopLimit: number | null
+    /**
+     * GRPO group size G: every start seed is played G times with different policy seeds.
+     */
+    groupSize: number
     status: $Enums.RunStatus
     error: string | null
     episodesTotal: number
@@ -3130,6 +3196,7 @@ export interface RunFieldRefs {
   readonly rewardParams: Prisma.FieldRef<"Run", 'Json'>
   readonly policyOptions: Prisma.FieldRef<"Run", 'Json'>
   readonly invalidLoopLimit: Prisma.FieldRef<"Run", 'Int'>
+  readonly groupSize: Prisma.FieldRef<"Run", 'Int'>
   readonly status: Prisma.FieldRef<"Run", 'RunStatus'>
   readonly error: Prisma.FieldRef<"Run", 'String'>
   readonly episodesTotal: Prisma.FieldRef<"Run", 'Int'>

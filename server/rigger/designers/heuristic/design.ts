@@ -5,15 +5,33 @@ import type { Json, TaskInfo } from '../../../../bridges/core/types.ts';
 import type { Axis, Claim, DesignContext, Evidence, ObservedEpisode } from '../../types.ts';
 import type { Plan } from './common.ts';
 
+/**
+ * A template's strength as a number the designer may move to land in the band (how often a glance
+ * shows an object, how many repeats a scaffold allows …): `value` within [min, max], and which way
+ * is harder. A step cap is not a knob: it is the time-pressure Contract, gated (index.ts).
+ */
+export interface Knob {
+  value: number;
+  min: number;
+  max: number;
+  harder: 'lower' | 'higher';
+  /** Whole numbers only (counts). */
+  integer?: boolean;
+}
+
 /** One candidate template, ready to compose: its layers and why. */
 export interface Structural {
   name: string;
   plan: Plan;
   rationale: string;
+  knob?: Knob;
 }
 
-/** Builds a template against the rig's task (undefined when it does not apply here). */
-export type Maker = (ctx: DesignContext) => Promise<Structural | undefined>;
+/**
+ * Builds a template against the rig's task (undefined when it does not apply here); `knob` asks
+ * for a given strength of a template that has one (its own default when absent).
+ */
+export type Maker = (ctx: DesignContext, knob?: number) => Promise<Structural | undefined>;
 
 export interface BridgeDesign {
   /**

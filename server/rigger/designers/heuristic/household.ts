@@ -90,30 +90,43 @@ async function replays(ctx: DesignContext, actions: Action[]): Promise<boolean> 
   return out.length === actions.length && out.every((r) => !r.invalid);
 }
 
-/** Scaffold: open the closed receptacles that matter (where the goal objects are, the goal receptacles, the appliance). */
+/**
+ * Scaffold: open the closed receptacles that matter (where the goal objects are, the goal
+ * receptacles, the appliance). The knob is the share opened (1: all of them), those holding a goal
+ * object first.
+ */
 export async function openReceptacles(
   ctx: DesignContext,
   view: View,
+  share = 1,
 ): Promise<Structural | undefined> {
   const b = new StageBuilder(view);
   const appliance = APPLIANCE[view.task.type]?.type;
-  const wanted = view.receptacles.filter(
-    (r) =>
-      r.openable &&
-      r.open !== true &&
-      (r.type === view.task.receptacleType ||
-        r.type === appliance ||
-        r.contents.some(
-          (name) => view.objects.find((o) => o.name === name)?.type === view.task.objectType,
-        )),
-  );
-  for (const r of wanted) b.openHere(r.name);
+  const holds = (r: View['receptacles'][number]) =>
+    r.contents.some(
+      (name) => view.objects.find((o) => o.name === name)?.type === view.task.objectType,
+    );
+  const wanted = view.receptacles
+    .filter(
+      (r) =>
+        r.openable &&
+        r.open !== true &&
+        (r.type === view.task.receptacleType || r.type === appliance || holds(r)),
+    )
+    .sort((x, y) => Number(holds(y)) - Number(holds(x)));
+  if (wanted.length === 0) return undefined;
+  const count = Math.max(1, Math.round(wanted.length * share));
+  const opened = wanted.slice(0, count);
+  for (const r of opened) b.openHere(r.name);
   const actions = b.actions();
   if (!(await replays(ctx, actions))) return undefined;
   return {
     name: 'open-receptacles',
     plan: { stage: actions },
-    rationale: `Stage: open the ${wanted.length} closed receptacle(s) that hold a ${view.task.objectType.toLowerCase()} or that the goal needs (${wanted.map((r) => r.name).join(', ')}), so what the agent needs is in plain sight and reachable without typing \`open\`.`,
+    rationale: `Stage: open ${opened.length} of the ${wanted.length} closed receptacle(s) that hold a ${view.task.objectType.toLowerCase()} or that the goal needs (${opened.map((r) => r.name).join(', ')}), so what the agent needs is in plain sight and reachable without typing \`open\`.`,
+    ...(wanted.length > 1
+      ? { knob: { value: share, min: 0, max: 1, harder: 'lower' as const } }
+      : {}),
   };
 }
 
@@ -178,6 +191,13 @@ export async function preTransform(
 
 /** Harder: hide the goal objects that stand in plain sight inside closed receptacles. */
 export async function hideTarget(ctx: DesignContext, view: View): Promise<Structural | undefined> {
+  // A policy whose every baseline episode already opens closed receptacles knows this lesson:
+  // hiding the target behind a door would only cost it a step.
+  const opens = ctx.baseline.episodes.filter((e) =>
+    e.trajectory.some((st) => /^You open the /.test(st.observation.text)),
+  );
+  if (ctx.baseline.episodes.length > 0 && opens.length === ctx.baseline.episodes.length)
+    return undefined;
   const recType = new Map(view.receptacles.map((r) => [r.name, r]));
   const visible = targets(view).filter((o) => {
     const r = o.location ? recType.get(o.location) : undefined;
@@ -209,14 +229,30 @@ export async function hideTarget(ctx: DesignContext, view: View): Promise<Struct
   };
 }
 
-/** @teaches tag lines make the lesson of a Contract explicit for co-evolution. */
-export const SKIP_REPEATS_CONTRACT = `// Scaffold against action loops: a command that just failed is not replayed again (the agent
-// looks around instead), and \`open\` on something that cannot be opened shows what is on it.
+/**
+ * Scaffold against action loops: a command that failed is turned into `look` once it has been
+ * retried `allowed` times (0: never retried), and `open` on something that cannot be opened shows
+ * what is on it. `allowed` is the template's knob: the more retries it lets through, the weaker
+ * the scaffold. @teaches tag lines make the lesson of a Contract explicit for co-evolution.
+ */
+export function skipRepeatsContract(allowed = 0): string {
+  return `// Scaffold against action loops: a command that just failed is not replayed again after
+// ${allowed} retr${allowed === 1 ? 'y' : 'ies'} (the agent looks around instead), and \`open\` on something that cannot be
+// opened shows what is on it.
 // @teaches avoid-repeating-failed-actions
+const ALLOWED = ${allowed};
 let lastFailed = null;
+let retries = 0;
+let replaced = false;
 export function filterAction(action, state) {
   const command = String(action.args.command ?? '').trim();
-  if (command !== '' && command === lastFailed) return { name: action.name, args: { command: 'look' } };
+  if (command !== '' && command === lastFailed) {
+    retries += 1;
+    if (retries > ALLOWED) {
+      replaced = true;
+      return { name: action.name, args: { command: 'look' } };
+    }
+  }
   const m = /^open (.+)$/.exec(command);
   if (m) {
     const r = state.receptacles.find((x) => x.name === m[1]);
@@ -225,11 +261,95 @@ export function filterAction(action, state) {
   return action;
 }
 export function modifyTransition(action, result) {
+  // A replaced command keeps its count: the next repeat is replaced too.
+  if (replaced) {
+    replaced = false;
+    return result;
+  }
   const command = String(action.args.command ?? '').trim();
-  lastFailed = /^\\s*nothing happens\\.?\\s*$/i.test(result.observation.text) ? command : null;
+  const failed = /^\\s*nothing happens\\.?\\s*$/i.test(result.observation.text);
+  if (!failed || command !== lastFailed) retries = 0;
+  lastFailed = failed ? command : null;
   return result;
 }
 `;
+}
+
+/** The full scaffold (no retries), as the designer first tries it. */
+export const SKIP_REPEATS_CONTRACT = skipRepeatsContract(0);
+
+/**
+ * Scaffold against blind opening: `open <r>` on a receptacle that cannot be opened is turned into
+ * `examine <r>` (what is on it) with probability `redirect`, instead of failing. The knob is
+ * `redirect`: the lower, the weaker the scaffold.
+ */
+export function redirectOpenContract(redirect: number): string {
+  return `// Scaffold against blind opening: \`open <r>\` on something that cannot be opened is turned into
+// \`examine <r>\` with probability ${redirect}, so the agent sees what is on it instead of failing.
+// The lesson: read what a receptacle is before trying to open it.
+// @teaches avoid-repeating-failed-actions
+const REDIRECT = ${redirect};
+export function filterAction(action, state) {
+  const m = /^open (.+)$/.exec(String(action.args.command ?? '').trim().toLowerCase());
+  if (!m) return action;
+  const r = state.receptacles.find((x) => x.name === m[1]);
+  if (r && !r.openable && Math.random() < REDIRECT)
+    return { name: action.name, args: { command: 'examine ' + m[1] } };
+  return action;
+}
+`;
+}
+
+/** ALFWorld's list join, in hook code (`a x 1, and a y 1`; `nothing` when empty). */
+const THIN_LIST = `function thin(list, keep) {
+  const items = list === 'nothing' ? [] : list.split(/, and |, | and /);
+  const kept = items.filter(() => Math.random() < keep);
+  if (kept.length === 0) return 'nothing';
+  if (kept.length === 1) return kept[0];
+  return kept.slice(0, -1).join(', ') + ', and ' + kept[kept.length - 1];
+}`;
+
+/**
+ * Harder: a glance misses things. Arriving at or opening a receptacle lists each object in it with
+ * probability `shown`; \`examine <receptacle>\` lists everything. The knob is `shown`.
+ */
+export function glanceContract(shown: number): string {
+  return `// Partial observability, a glance: arriving at or opening a receptacle lists each object in it
+// with probability ${shown}; \`examine <receptacle>\` lists everything. The lesson: a first look can
+// miss things — examine a place, or look again, before moving on.
+// @teaches examine-receptacles
+const SHOWN = ${shown};
+${THIN_LIST}
+export function modifyTransition(action, result) {
+  const command = String(action.args.command ?? '').trim().toLowerCase();
+  if (!/^(go to|open) /.test(command)) return result;
+  const text = result.observation.text.replace(/(you see )(.+?)(\\.)$/, (m, a, list, dot) => a + thin(list, SHOWN) + dot);
+  return text === result.observation.text ? result : { ...result, observation: { text } };
+}
+`;
+}
+
+/**
+ * Harder: the room description is partial. It lists each receptacle with probability `listed` (at
+ * least one); every place is still reachable, and the admissible commands still name them all.
+ */
+export function partialRoomContract(listed: number): string {
+  return `// Partial observability of the room: its description lists each receptacle with probability
+// ${listed} (at least one). Every place is still there — the admissible commands name them all. The
+// lesson: a description is not the whole room; explore beyond what it lists.
+// @teaches explore-unlisted-places
+const LISTED = ${listed};
+${THIN_LIST}
+export function filterObservation(observation) {
+  const re = /(Looking quickly around you, you see )(.+?)(\\.)(\\n|$)/;
+  const m = re.exec(observation.text);
+  if (!m) return observation;
+  let list = thin(m[2], LISTED);
+  if (list === 'nothing') list = m[2].split(/, and |, | and /)[0];
+  return { ...observation, text: observation.text.replace(re, m[1] + list + m[3] + m[4]) };
+}
+`;
+}
 
 /** Structured feedback: say what a closed receptacle means and what state the goal needs. */
 export function feedbackContract(view: View): string {
@@ -262,6 +382,73 @@ export function filterObservation(observation) {
 }
 `;
 
+/** Harder: a glance misses things (glanceContract); the knob is the share of objects shown. */
+export async function glance(
+  _ctx: DesignContext,
+  _view: View,
+  shown = 0.5,
+): Promise<Structural | undefined> {
+  return {
+    name: 'glance',
+    plan: { contracts: [glanceContract(shown)] },
+    rationale: `Contract: partial observability — arriving at or opening a receptacle lists each object in it with probability ${shown}; \`examine\` lists everything. A small, local perturbation that rewards looking twice.`,
+    knob: { value: shown, min: 0, max: 1, harder: 'lower' },
+  };
+}
+
+/** Harder: a partial room description (partialRoomContract); the knob is the share listed. */
+export async function partialRoom(
+  _ctx: DesignContext,
+  view: View,
+  listed = 0.6,
+): Promise<Structural | undefined> {
+  if (view.receptacles.length < 3) return undefined;
+  return {
+    name: 'partial-room',
+    plan: { contracts: [partialRoomContract(listed)] },
+    rationale: `Contract: partial observability of the room — the description lists each of its ${view.receptacles.length} receptacles with probability ${listed}; the admissible commands still name every place. It rewards exploring beyond the description.`,
+    knob: { value: listed, min: 0, max: 1, harder: 'lower' },
+  };
+}
+
+/**
+ * Harder: noisy handling. Each `take` is refused with probability `slip` ("The <o> slips from
+ * your hands."), before it reaches the environment, so the state stays as it was; the same take
+ * may well work the next time.
+ */
+export function slipperyContract(slip: number): string {
+  return `// Transition noise: each take fails with probability ${slip} — the object slips from the
+// agent's hands and stays where it was. The lesson: an action that failed by chance may work
+// when tried again.
+// @teaches retry-chance-failures
+const SLIP = ${slip};
+export function filterAction(action) {
+  const m = /^take (.+?) from /.exec(String(action.args.command ?? '').trim().toLowerCase());
+  if (m && Math.random() < SLIP) return { blocked: 'The ' + m[1] + ' slips from your hands.' };
+  return action;
+}
+`;
+}
+
+/**
+ * Harder: noisy handling (slipperyContract). The knob is the expected number of slips before a
+ * take holds, s (a take slips with probability s / (s + 1)): a persistent agent pays s steps a
+ * grasp, so the knob is graded where a probability would bunch up near 1.
+ */
+export async function slippery(
+  _ctx: DesignContext,
+  _view: View,
+  slips = 3,
+): Promise<Structural | undefined> {
+  const slip = Math.round((slips / (slips + 1)) * 1000) / 1000;
+  return {
+    name: 'slippery-hands',
+    plan: { contracts: [slipperyContract(slip)] },
+    rationale: `Contract: transition noise — each \`take\` fails with probability ${slip} (about ${slips} slip${slips === 1 ? '' : 's'} before a grasp holds; the object stays where it was). It rewards trying a failed grasp again.`,
+    knob: { value: slips, min: 0, max: 16, harder: 'higher' },
+  };
+}
+
 /** Harder: chain a second task in the same room after the first. */
 export async function chainSecond(ctx: DesignContext, view: View): Promise<Structural | undefined> {
   const scene = /@scene(\d+)$/.exec(ctx.taskId)?.[0] ?? '';
@@ -278,41 +465,82 @@ export async function chainSecond(ctx: DesignContext, view: View): Promise<Struc
   };
 }
 
-/** The ordered structural candidates for a diagnosis: from the lightest to the strongest change. */
+type HouseholdMaker = (
+  ctx: DesignContext,
+  view: View,
+  knob?: number,
+) => Promise<Structural | undefined>;
+
+/**
+ * Which partial-observability or noise template a task family meets first (the others follow):
+ * heat and cool need an appliance somewhere in the room, so a partial room description bites;
+ * pick and look hinge on spotting one object, so a glance that misses things does; pick-two and
+ * clean handle objects most (two pick-ups; take, clean, place), so noisy handling does.
+ */
+export const FIRST_HARDER: Record<string, 'glance' | 'partial-room' | 'slippery-hands'> = {
+  pick_and_place_simple: 'glance',
+  look_at_obj_in_light: 'glance',
+  pick_heat_then_place_in_recep: 'partial-room',
+  pick_cool_then_place_in_recep: 'partial-room',
+  pick_two_obj_and_place: 'slippery-hands',
+  pick_clean_then_place_in_recep: 'slippery-hands',
+};
+
+/** Loop scaffolds: these families meet `redirect-blind-opens` first, the others `skip-repeated-failures`. */
+export const REDIRECT_FIRST: ReadonlySet<string> = new Set([
+  'pick_clean_then_place_in_recep',
+  'pick_heat_then_place_in_recep',
+  'pick_cool_then_place_in_recep',
+]);
+
+/**
+ * The ordered structural candidates for a diagnosis, from the lightest change to the strongest.
+ * Harder: hide the target where it stands in plain sight (the agent must open things), then the
+ * family's first perturbation with a knob (FIRST_HARDER) and the other two, then a Chain (opt-in,
+ * beyond the paper) and truncated observations. Scaffold: what the diagnosis names, weakest first.
+ */
 export function householdStructurals(
   view: View,
   label: string,
   direction: 'scaffold' | 'harder',
-): ((ctx: DesignContext, view: View) => Promise<Structural | undefined>)[] {
-  const contract =
-    (name: string, code: string, rationale: string) => async (): Promise<Structural> => ({
-      name,
-      plan: { contracts: [code] },
-      rationale,
-    });
-  const skipRepeats = contract(
-    'skip-repeated-failures',
-    SKIP_REPEATS_CONTRACT,
-    'Contract: a command that just failed is turned into `look` instead of failing again, and `open` on a surface shows it instead — a loop costs one step, not five.',
-  );
+): HouseholdMaker[] {
+  const skipRepeats: HouseholdMaker = async (_c, _v, allowed = 0) => ({
+    name: 'skip-repeated-failures',
+    plan: { contracts: [skipRepeatsContract(allowed)] },
+    rationale: `Contract: a command that failed is turned into \`look\` after ${allowed} retr${allowed === 1 ? 'y' : 'ies'} instead of failing again, and \`open\` on a surface shows it instead — a loop costs ${allowed + 1} step${allowed === 0 ? '' : 's'}, not five.`,
+    knob: { value: allowed, min: 0, max: 6, harder: 'higher', integer: true },
+  });
   const withStage =
-    (
-      first: typeof skipRepeats,
-      second: (c: DesignContext, v: View) => Promise<Structural | undefined>,
-    ) =>
-    async (c: DesignContext, v: View): Promise<Structural | undefined> => {
-      const a = await first();
+    (second: HouseholdMaker): HouseholdMaker =>
+    async (c, v) => {
+      const a = await skipRepeats(c, v);
       const s = await second(c, v);
-      if (!s) return undefined;
+      if (!a || !s) return undefined;
       return {
         name: `${a.name}+${s.name}`,
         plan: { ...s.plan, contracts: [...(a.plan.contracts ?? []), ...(s.plan.contracts ?? [])] },
         rationale: `${a.rationale} ${s.rationale}`,
       };
     };
-  if (direction === 'harder')
+  const redirectOpen: HouseholdMaker = async (_c, _v, redirect = 1) => ({
+    name: 'redirect-blind-opens',
+    plan: { contracts: [redirectOpenContract(redirect)] },
+    rationale: `Contract: \`open\` on a surface that cannot be opened is turned into \`examine\` with probability ${redirect} — the futile action shows what is there instead of failing (and being retried).`,
+    knob: { value: redirect, min: 0, max: 1, harder: 'lower' },
+  });
+  if (direction === 'harder') {
+    const knobbed: Record<string, HouseholdMaker> = {
+      glance,
+      'partial-room': partialRoom,
+      'slippery-hands': slippery,
+    };
+    const first = FIRST_HARDER[view.task.type] ?? 'glance';
     return [
       hideTarget,
+      knobbed[first] as HouseholdMaker,
+      ...Object.entries(knobbed)
+        .filter(([name]) => name !== first)
+        .map(([, make]) => make),
       chainSecond,
       async () => ({
         name: 'truncate-observations',
@@ -321,6 +549,7 @@ export function householdStructurals(
           'Contract: partial observability — only the first two sentences of each observation are shown.',
       }),
     ];
+  }
   switch (label) {
     case 'never-opens-closed-receptacles':
       return [openReceptacles, holdTarget];
@@ -336,12 +565,16 @@ export function householdStructurals(
       ];
     case 'repeats-failed-actions':
     case 'invalid-action-streak':
-    case 'invalid-action-loop':
+    case 'invalid-action-loop': {
+      // Two scaffolds with a knob, the family's first: tasks that handle an appliance or two
+      // objects wander through more surfaces, where blind opening is the loop's usual start.
+      const redirectFirst = REDIRECT_FIRST.has(view.task.type);
       return [
-        async () => skipRepeats(),
-        withStage(skipRepeats, openReceptacles),
-        withStage(skipRepeats, holdTarget),
+        ...(redirectFirst ? [redirectOpen, skipRepeats] : [skipRepeats, redirectOpen]),
+        withStage(openReceptacles),
+        withStage(holdTarget),
       ];
+    }
     default:
       return [openReceptacles, holdTarget, preTransform];
   }
@@ -352,7 +585,7 @@ export const householdDesign: BridgeDesign = {
   structurals(state, diagnosis) {
     const view = state as unknown as View;
     return householdStructurals(view, diagnosis.label, diagnosis.direction).map(
-      (f) => (c: DesignContext) => f(c, view),
+      (f) => (c: DesignContext, knob?: number) => f(c, view, knob),
     );
   },
   findings: householdFindings,
