@@ -53,6 +53,8 @@ export class OfficeQaEnv implements ActionableEnv {
   private tolerance = settings.tolerance;
   private closed = false;
   private actions: Action[] = [];
+  /** How many of `actions` a Stage's set-up had made when it called afterSetup (snapshots). */
+  private setupAt: number | undefined;
   private view: OfficeqaState | undefined;
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
 
@@ -73,6 +75,7 @@ export class OfficeQaEnv implements ActionableEnv {
       ...(options.options ? { options: structuredClone(options.options) } : {}),
     };
     this.actions = [];
+    this.setupAt = undefined;
     this.view = {
       task: task.info.id,
       reads: [],
@@ -248,7 +251,11 @@ export class OfficeQaEnv implements ActionableEnv {
       ...(this.view
         ? {
             state: JSON.parse(
-              JSON.stringify({ view: this.view, observation: this.lastObservation }),
+              JSON.stringify({
+                view: this.view,
+                observation: this.lastObservation,
+                ...(this.setupAt !== undefined ? { setupAt: this.setupAt } : {}),
+              }),
             ) as Json,
           }
         : {}),
@@ -263,7 +270,19 @@ export class OfficeQaEnv implements ActionableEnv {
         `officeqa: invalid snapshot: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
       );
     await this.reset(snapshot.reset);
-    for (const action of snapshot.actions ?? []) await this.step(action);
+    const setupAt = parsed.data.state?.setupAt;
+    for (const [i, action] of (snapshot.actions ?? []).entries()) {
+      if (i === setupAt) this.afterSetup();
+      await this.step(action);
+    }
+    if (setupAt !== undefined && setupAt >= (snapshot.actions ?? []).length) this.afterSetup();
+  }
+
+  /** After a Stage's set-up: its steps and invalid actions are not the agent's (evaluate's counters). */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.setupAt = this.actions.length;
+    this.view = { ...this.view, steps: 0, invalidActions: 0 };
   }
 
   /** The question and the last page or result shown, for Stage `intro: "state"`. */

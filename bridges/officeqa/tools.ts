@@ -74,6 +74,11 @@ export const SnapshotSchema = z.object({
     options: z.record(z.string(), z.unknown()).optional(),
   }),
   actions: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  /** `setupAt`: how many of `actions` a Stage's set-up had made when it called afterSetup. */
+  state: z
+    .object({ setupAt: z.number().int().min(0).optional() })
+    .passthrough()
+    .optional(),
 });
 
 /** + - * / and parentheses over decimal numbers (thousands separators allowed); no names, no calls. */

@@ -73,6 +73,8 @@ export class OpenEnvEnv implements ActionableEnv {
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
   private state: JsonObject | null = null;
   private rewards: number[] = [];
+  /** Steps a Stage's set-up had made when it called afterSetup: not the agent's, not counted. */
+  private setupAt = 0;
   private done = false;
   private closed = false;
 
@@ -112,6 +114,7 @@ export class OpenEnvEnv implements ActionableEnv {
     this.resetOptions = structuredClone(options);
     this.actions = [];
     this.rewards = [];
+    this.setupAt = 0;
     this.done = reply.data.done;
     this.state = state;
     this.lastObservation = this.observationOf(reply.data);
@@ -212,8 +215,9 @@ export class OpenEnvEnv implements ActionableEnv {
 
   /** The environment's own verdict: its done and reward, by the server's rule (named in `rule`). */
   async evaluate(): Promise<Evaluation> {
-    const sum = this.rewards.reduce((a, b) => a + b, 0);
-    const final = this.rewards.at(-1) ?? 0;
+    const rewards = this.rewards.slice(this.setupAt);
+    const sum = rewards.reduce((a, b) => a + b, 0);
+    const final = rewards.at(-1) ?? 0;
     const rule = this.server.success;
     const score = rule === 'final-reward' ? final : sum;
     return {
@@ -223,10 +227,19 @@ export class OpenEnvEnv implements ActionableEnv {
         done: this.done ? 1 : 0,
         final_reward: final,
         reward_sum: sum,
-        env_steps: this.rewards.length,
+        env_steps: rewards.length,
       },
       rule: `${rule}: ${SUCCESS_RULES[rule]}`,
     };
+  }
+
+  /**
+   * After a Stage's set-up: its steps and their rewards are not the agent's, so the verdict's sums
+   * and step count start here (the server's own counters are its business: OpenEnv has no call
+   * for them).
+   */
+  afterSetup(): void {
+    this.setupAt = this.rewards.length;
   }
 
   getEnvState(): Json {
@@ -248,6 +261,7 @@ export class OpenEnvEnv implements ActionableEnv {
       envType: this.envType,
       reset: structuredClone(this.resetOptions),
       actions: structuredClone(this.actions),
+      ...(this.setupAt > 0 ? { state: { setupAt: this.setupAt } } : {}),
     };
   }
 
@@ -257,6 +271,14 @@ export class OpenEnvEnv implements ActionableEnv {
       throw new EnvInfraError(`${this.where}: cannot restore a '${snapshot.envType}' snapshot`);
     await this.reset(snapshot.reset);
     for (const action of snapshot.actions ?? []) await this.step(action);
+    const state = snapshot.state;
+    if (
+      state &&
+      typeof state === 'object' &&
+      !Array.isArray(state) &&
+      typeof state.setupAt === 'number'
+    )
+      this.setupAt = state.setupAt;
   }
 
   /** Idempotent: sends `{"type":"close"}` and ends the session. */

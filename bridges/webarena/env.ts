@@ -119,6 +119,8 @@ export class WebArenaEnv implements ActionableEnv {
   private broken: string | undefined;
   private opts = readOptions(undefined);
   private actions: Action[] = [];
+  /** How many of `actions` a Stage's set-up had made when it called afterSetup (snapshots). */
+  private setupAt: number | undefined;
   private tree: RenderedTree | undefined;
   private view: WebarenaState | undefined;
   private lastObservation: Observation = { text: 'No episode yet: call reset with a task.' };
@@ -147,6 +149,7 @@ export class WebArenaEnv implements ActionableEnv {
     };
     this.opts = readOptions(options.options);
     this.actions = [];
+    this.setupAt = undefined;
     this.view = undefined;
     this.tree = undefined;
     this.evaluated = undefined;
@@ -294,6 +297,7 @@ export class WebArenaEnv implements ActionableEnv {
       envType: ENV_TYPE,
       reset: structuredClone(this.resetOptions),
       actions: structuredClone(this.actions),
+      ...(this.setupAt !== undefined ? { state: { setupAt: this.setupAt } } : {}),
     };
   }
 
@@ -305,7 +309,12 @@ export class WebArenaEnv implements ActionableEnv {
         `webarena: invalid snapshot: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
       );
     await this.reset(snapshot.reset);
-    for (const action of snapshot.actions ?? []) await this.step(action);
+    const setupAt = parsed.data.state?.setupAt;
+    for (const [i, action] of (snapshot.actions ?? []).entries()) {
+      if (i === setupAt) this.afterSetup();
+      await this.step(action);
+    }
+    if (setupAt !== undefined && setupAt >= (snapshot.actions ?? []).length) this.afterSetup();
   }
 
   /**
@@ -343,6 +352,14 @@ export class WebArenaEnv implements ActionableEnv {
   }
 
   /** The page the browser shows now (what a Stage's set-up left), for Stage `intro: "state"`. */
+  /** After a Stage's set-up: its steps and invalid actions are not the agent's (evaluate's counters). */
+  afterSetup(): void {
+    if (!this.view) return;
+    this.setupAt = this.actions.length;
+    this.view = { ...this.view, steps: 0, invalidActions: 0 };
+    this.evaluated = undefined;
+  }
+
   describeState(): Observation {
     return this.pageObservation ?? this.lastObservation;
   }

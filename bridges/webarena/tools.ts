@@ -256,4 +256,6 @@ export const SnapshotSchema = z.object({
     options: z.record(z.string(), z.unknown()).optional(),
   }),
   actions: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  /** How many of `actions` a Stage's set-up had made when it called afterSetup. */
+  state: z.object({ setupAt: z.number().int().min(0) }).optional(),
 });
