@@ -1,11 +1,17 @@
 // Building blocks every bridge's templates share: composing a candidate from layers, and the
 // time-pressure Contract whose budget is the fine knob that calibrates a variant into the band.
 import type { Action } from '../../../../bridges/core/types.ts';
+import type { StageIntro } from '../../../../contracts/spec.ts';
 import type { HarnessNode, HarnessSpec } from '../../../harness/spec.ts';
 
 export interface Plan {
   /** Set-up actions replayed after reset (Stage), innermost. */
   stage?: Action[];
+  /**
+   * The Stage's first observation: `state` when the set-up moves the agent somewhere the reset text
+   * does not describe (a web page, a document read); absent: the paper's `reset`.
+   */
+  stageIntro?: StageIntro;
   /** Contract codes, inner to outer. */
   contracts?: string[];
   /** A second task chained after the first (sequential). */
@@ -14,7 +20,13 @@ export interface Plan {
 
 export function composeSpec(base: HarnessSpec, plan: Plan): HarnessSpec {
   let env: HarnessNode = base.env;
-  if (plan.stage && plan.stage.length > 0) env = { type: 'stage', actions: plan.stage, env };
+  if (plan.stage && plan.stage.length > 0)
+    env = {
+      type: 'stage',
+      actions: plan.stage,
+      ...(plan.stageIntro ? { intro: plan.stageIntro } : {}),
+      env,
+    };
   if (plan.chain) env = { type: 'chain', mode: 'sequential', first: env, second: plan.chain };
   for (const code of plan.contracts ?? []) env = { type: 'contract', code, env };
   return { version: 1, env };

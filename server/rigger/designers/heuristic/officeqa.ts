@@ -201,7 +201,7 @@ const openSource: Make = async (ctx) => {
   if (out.some((r) => r.invalid)) return undefined;
   return {
     name: 'open-source-page',
-    plan: { stage: [search, read] },
+    plan: { stage: [search, read], stageIntro: 'state' },
     rationale: `Stage: the episode starts with ${hit[1]} page ${hit[2]} already searched for and read.`,
   };
 };

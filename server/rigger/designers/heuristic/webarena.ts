@@ -197,7 +197,7 @@ async function startOnSearch(ctx: DesignContext): Promise<Structural | undefined
   if (out[0]?.invalid !== false || !out[0].text.includes(entity)) return undefined;
   return {
     name: 'start-on-search-results',
-    plan: { stage: [action] },
+    plan: { stage: [action], stageIntro: 'state' },
     rationale: `Stage: the episode starts on the ${site} search results for "${entity}", one click from the entry the intent names.`,
   };
 }
