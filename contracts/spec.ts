@@ -3,6 +3,7 @@
 // engine, the rollout store, the CLI and the graph editor; `checkSpec` adds the rules the schema
 // cannot say and reports the first problem as one line naming its JSON path.
 import { z } from 'zod';
+import { type ContractRule, ContractRulesSchema, rulesProblem } from './contract-rules.ts';
 import { JsonSchemaZ, MAX_JSON_DEPTH, nestsDeeperThan } from './json.ts';
 
 export { JsonSchemaZ };
@@ -49,7 +50,16 @@ export type StageNode = {
   intro?: StageIntro;
   env: HarnessNode;
 };
-export type ContractNode = { type: 'contract'; code: string; env: HarnessNode };
+/**
+ * Declarative `rules` (contracts/contract-rules.ts, run natively) and/or sandboxed hook `code`;
+ * with both, the rules run first.
+ */
+export type ContractNode = {
+  type: 'contract';
+  rules?: ContractRule[];
+  code?: string;
+  env: HarnessNode;
+};
 export type ChainNode = {
   type: 'chain';
   mode: ChainMode;
@@ -82,9 +92,11 @@ export const HarnessNodeSchema: z.ZodType<HarnessNode> = z.lazy(() =>
     }),
     z.strictObject({
       type: z.literal('contract'),
+      rules: ContractRulesSchema.optional(),
       code: z
         .string()
-        .max(MAX_HOOK_CODE_CHARS, `hook code is limited to ${MAX_HOOK_CODE_CHARS} characters`),
+        .max(MAX_HOOK_CODE_CHARS, `hook code is limited to ${MAX_HOOK_CODE_CHARS} characters`)
+        .optional(),
       env: HarnessNodeSchema,
     }),
     z.strictObject({
@@ -160,8 +172,12 @@ function nodeProblem(node: HarnessNode, path: string, depth: number): string | u
     case 'base':
       return undefined;
     case 'stage':
-    case 'contract':
       return nodeProblem(node.env, `${path}.env`, depth + 1);
+    case 'contract':
+      return (
+        (node.rules ? rulesProblem(node.rules, `${path}.rules`) : undefined) ??
+        nodeProblem(node.env, `${path}.env`, depth + 1)
+      );
     case 'chain':
       return (
         chainProblem(node, path) ??

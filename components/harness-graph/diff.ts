@@ -107,8 +107,14 @@ export function specDiff(a: HarnessSpec, b: HarnessSpec): SpecChange[] {
       }
       field('intro', x.intro, y.intro);
     } else if (x.type === 'contract' && y.type === 'contract') {
+      const before = (x.rules ?? []).map((rule) => JSON.stringify(rule)).join('\n');
+      const after = (y.rules ?? []).map((rule) => JSON.stringify(rule)).join('\n');
+      if (before !== after) {
+        changes.push({ path, kind: 'field', field: 'rules', lines: lineDiff(before, after) });
+      }
       if (x.code !== y.code) {
-        changes.push({ path, kind: 'field', field: 'code', lines: lineDiff(x.code, y.code) });
+        const lines = lineDiff(x.code ?? '', y.code ?? '');
+        changes.push({ path, kind: 'field', field: 'code', lines });
       }
     } else if (x.type === 'chain' && y.type === 'chain') {
       field('mode', x.mode, y.mode);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ContractRule } from '../../contracts/contract-rules.ts';
 import { type HarnessSpec, HarnessSpecSchema } from '../../contracts/spec.ts';
 import { lineDiff, specDiff } from './diff.ts';
 import { autoLayout } from './layout.ts';
@@ -82,6 +83,38 @@ describe('spec <-> graph', () => {
         env: { ...spec.env, verdict: 'all-legs' } as HarnessSpec['env'],
       }).map((c) => c.field),
     ).toEqual(['verdict']);
+  });
+
+  it('round-trips Contract rules exactly: rules only, code only, both', () => {
+    const base = { type: 'base', bridge: 'household', task: 'train-0001' } as const;
+    const rules: ContractRule[] = [
+      { kind: 'block', pattern: '^clean (.+?) with ', reason: 'Hold the $1 first.' },
+      { kind: 'block', pattern: '^go to', reason: 'Stay.', unless: { state: 'a.b', equals: '' } },
+      { kind: 'rewrite', pattern: 'mug', replacement: 'cup' },
+      { kind: 'truncate', max: 2, unit: 'sentences', keep: '\n\nYour task is to:' },
+      { kind: 'truncate', max: 400 },
+      { kind: 'cap', steps: 30 },
+      { kind: 'feedback', text: 'check {action}', to: 'hint', when: '^Nothing happens\\.$' },
+      { kind: 'feedback', text: ' (be brief)', to: 'append' },
+    ];
+    for (const env of [
+      { type: 'contract', rules, env: base },
+      { type: 'contract', code: 'function filterAction(a) { return a; }', env: base },
+      { type: 'contract', rules, code: '', env: base },
+      { type: 'contract', rules: [], env: base },
+    ] as HarnessSpec['env'][]) {
+      const spec: HarnessSpec = { version: 1, env };
+      const back = graphToSpec(specToGraph(spec));
+      expect(back).toStrictEqual({ ok: true, spec });
+      if (back.ok) expect(HarnessSpecSchema.parse(back.spec)).toStrictEqual(spec);
+    }
+    const edited = { ...rules[5]!, steps: 31 } as ContractRule;
+    const changed: HarnessSpec = {
+      version: 1,
+      env: { type: 'contract', rules: rules.map((r, i) => (i === 5 ? edited : r)), env: base },
+    };
+    const diff = specDiff({ version: 1, env: { type: 'contract', rules, env: base } }, changed);
+    expect(diff.map((c) => c.field)).toEqual(['rules']);
   });
 
   it('round-trips a spec with every node kind exactly', () => {

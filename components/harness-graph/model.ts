@@ -1,6 +1,7 @@
 // The harness graph as a pure model: nodes and ports, connection rules, and the exact conversion
 // between a graph and the HarnessSpec tree it stands for. React Flow only renders this and reports
 // edits; everything here is plain TypeScript with unit tests.
+import type { ContractRule } from '../../contracts/contract-rules.ts';
 import type {
   Action,
   BranchVerdict,
@@ -21,7 +22,13 @@ export interface XY {
 export type GraphNode =
   | { id: string; kind: 'base'; position: XY; data: { bridge: string; task: string } }
   | { id: string; kind: 'stage'; position: XY; data: { actions: Action[]; intro?: StageIntro } }
-  | { id: string; kind: 'contract'; position: XY; data: { code: string } }
+  | {
+      id: string;
+      kind: 'contract';
+      position: XY;
+      /** Declarative rules and/or hook code; an absent one stays absent in the spec. */
+      data: { rules?: ContractRule[]; code?: string };
+    }
   | {
       id: string;
       kind: 'chain';
@@ -209,7 +216,11 @@ function buildFrom(
       }
       case 'contract': {
         const env = need('env');
-        return env && { type: 'contract', code: node.data.code, env };
+        if (!env) return undefined;
+        const contract: HarnessNode = { type: 'contract', env };
+        if (node.data.rules !== undefined) contract.rules = node.data.rules;
+        if (node.data.code !== undefined) contract.code = node.data.code;
+        return contract;
       }
       case 'chain': {
         const first = need('first');
@@ -256,10 +267,14 @@ export function specToGraph(spec: HarnessSpec): Graph {
         link(visit(node.env, `${path}.env`), path, 'env');
         break;
       }
-      case 'contract':
-        nodes.push({ id: path, kind: 'contract', position: origin, data: { code: node.code } });
+      case 'contract': {
+        const data: NodeData<'contract'> = {};
+        if (node.rules !== undefined) data.rules = node.rules;
+        if (node.code !== undefined) data.code = node.code;
+        nodes.push({ id: path, kind: 'contract', position: origin, data });
         link(visit(node.env, `${path}.env`), path, 'env');
         break;
+      }
       case 'chain': {
         const data: NodeData<'chain'> = { mode: node.mode };
         if (node.when !== undefined) data.when = node.when;

@@ -41,10 +41,16 @@ function summary(n: GraphNode): string {
     case 'stage':
       return `${n.data.actions.length} set-up action${n.data.actions.length === 1 ? '' : 's'} · intro: ${n.data.intro ?? DEFAULT_STAGE_INTRO}`;
     case 'contract': {
+      const code = n.data.code ?? '';
       const hooks = ['filterAction', 'modifyTransition', 'filterObservation'].filter((h) =>
-        new RegExp(`function\\s+${h}\\b`).test(n.data.code),
+        new RegExp(`function\\s+${h}\\b`).test(code),
       );
-      return hooks.length ? hooks.join(', ') : 'no hooks';
+      const rules = n.data.rules?.length ?? 0;
+      const parts = [
+        ...(rules ? [`${rules} rule${rules === 1 ? '' : 's'}`] : []),
+        ...(hooks.length ? [hooks.join(', ')] : []),
+      ];
+      return parts.length ? parts.join(' · ') : 'no hooks';
     }
     case 'chain':
       return n.data.mode === 'branch'

@@ -194,8 +194,8 @@ function ContractPanel({
         verifier pass through unchanged whatever a hook returns.
       </p>
       <CodeEditor
-        value={node.data.code}
-        onChange={(code) => onUpdate({ code }, `${node.id}.code`)}
+        value={node.data.code ?? ''}
+        onChange={(code) => onUpdate({ ...node.data, code }, `${node.id}.code`)}
         errorAt={problems.find((p) => p.line)?.line ?? null}
       />
       <div className="flex items-center gap-2">

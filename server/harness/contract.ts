@@ -1,4 +1,5 @@
-// Contract (paper: Rules): three sandboxed per-step hooks, each identity when absent.
+// Contract (paper: Rules): declarative rules (rules.ts, native) and/or three sandboxed per-step
+// hooks, each identity when absent; the rules run first.
 //   filterAction(action, state)            -> action | { blocked: reason } | undefined (unchanged)
 //   modifyTransition(action, result, state) -> result (observation / terminated / truncated / info)
 //   filterObservation(observation, state)  -> observation | string | undefined (unchanged)
@@ -17,6 +18,7 @@ import type {
 } from '../../bridges/core/types.ts';
 import { HarnessCodeError } from '../errors.ts';
 import { EnvHarness, type HarnessLayer, type StackContext } from './layer.ts';
+import { type CompiledRules, compileRules } from './rules.ts';
 import {
   type CompiledHooks,
   checkerHost,
@@ -84,6 +86,9 @@ function toObservation(value: Observation | string, previous: Observation): Obse
 
 export class ContractLayer extends EnvHarness {
   private hooks: HookSet | undefined;
+  private readonly rules: CompiledRules | undefined;
+  /** Agent steps through this contract since reset; undefined before the first reset. */
+  private steps: number | undefined;
   private last: Observation | undefined;
 
   constructor(
@@ -93,21 +98,27 @@ export class ContractLayer extends EnvHarness {
     private readonly node: ContractNode,
   ) {
     super(inner, path, ctx);
+    this.rules = node.rules?.length ? compileRules(node.rules) : undefined;
   }
 
   toNode(): ContractNode {
-    return { type: 'contract', code: this.node.code, env: this.inner.toNode() };
+    const node: ContractNode = { type: 'contract', env: this.inner.toNode() };
+    if (this.node.rules !== undefined) node.rules = this.node.rules;
+    if (this.node.code !== undefined) node.code = this.node.code;
+    return node;
   }
 
   /**
    * Fresh hook state per episode (the paper reloads rules every episode): the user's top-level
    * code runs again in the same runtime; a runtime lost to a fatal error is rebuilt.
    */
-  private async load(seed: number): Promise<HookSet> {
+  private async load(seed: number): Promise<HookSet | undefined> {
+    const code = this.node.code;
+    if (code === undefined) return undefined;
     await this.ctx.sandbox.ready();
     try {
       if (this.hooks?.alive) this.hooks.begin(seed);
-      else this.hooks = this.ctx.sandbox.load(this.node.code, { hooks: CONTRACT_HOOKS, seed });
+      else this.hooks = this.ctx.sandbox.load(code, { hooks: CONTRACT_HOOKS, seed });
     } catch (e) {
       throw this.located(e);
     }
@@ -126,8 +137,8 @@ export class ContractLayer extends EnvHarness {
     return e;
   }
 
-  private live(): HookSet {
-    if (!this.hooks) {
+  private live(): HookSet | undefined {
+    if (this.steps === undefined || (this.node.code !== undefined && !this.hooks)) {
       throw new HarnessCodeError(`contract at ${this.path}: step before reset`);
     }
     return this.hooks;
@@ -136,8 +147,10 @@ export class ContractLayer extends EnvHarness {
   override async reset(options: ResetOptions): Promise<ResetResult> {
     const hooks = await this.load(options.seed);
     const start = await this.inner.reset(options);
+    this.steps = 0;
     let observation = start.observation;
-    if (hooks.has('filterObservation')) {
+    if (this.rules?.observations) observation = this.ruleObservation(observation);
+    if (hooks?.has('filterObservation')) {
       this.feedState(hooks);
       try {
         observation = this.filterObservation(hooks, observation);
@@ -156,6 +169,7 @@ export class ContractLayer extends EnvHarness {
   override async close(): Promise<void> {
     this.hooks?.dispose();
     this.hooks = undefined;
+    this.steps = undefined;
     await this.inner.close();
   }
 
@@ -173,9 +187,16 @@ export class ContractLayer extends EnvHarness {
     hooks.provideState(() => this.inner.getEnvState());
   }
 
-  private async run(hooks: HookSet, action: Action): Promise<StepResult> {
+  private async run(hooks: HookSet | undefined, action: Action): Promise<StepResult> {
+    const steps = (this.steps ?? 0) + 1;
+    this.steps = steps;
+    const rules = this.rules;
+    if (rules?.blocks) {
+      const reason = rules.block(action, () => this.inner.getEnvState());
+      if (reason !== undefined) return this.block(action, reason);
+    }
     let executed = action;
-    if (hooks.has('filterAction')) {
+    if (hooks?.has('filterAction')) {
       this.feedState(hooks);
       const out = hooks.call('filterAction', [action as unknown as Json]);
       if (out !== undefined && out !== null) {
@@ -203,9 +224,13 @@ export class ContractLayer extends EnvHarness {
       }
     }
 
-    const raw = await this.inner.step(executed);
+    let raw = await this.inner.step(executed);
+    if (rules?.transitions) raw = this.ruleTransition(steps, executed, raw);
+    if (rules?.observations) {
+      raw = { ...raw, observation: this.ruleObservation(raw.observation) };
+    }
     let result = raw;
-    if (hooks.has('modifyTransition') || hooks.has('filterObservation')) {
+    if (hooks && (hooks.has('modifyTransition') || hooks.has('filterObservation'))) {
       this.feedState(hooks);
       // One crossing for both; info crosses lazily (only if modifyTransition reads it).
       const { info, ...rest } = raw;
@@ -223,6 +248,53 @@ export class ContractLayer extends EnvHarness {
     }
     this.last = result.observation;
     return result;
+  }
+
+  /** Cap and feedback rules, recorded as a transition change (as modifyTransition's would be). */
+  private ruleTransition(step: number, action: Action, raw: StepResult): StepResult {
+    const seen = { text: raw.observation.text, truncated: raw.truncated, hint: undefined };
+    const t = this.rules!.transition(step, action, seen);
+    if (t === seen) return raw;
+    const next: StepResult = {
+      observation:
+        t.text === raw.observation.text ? raw.observation : toObservation(t.text, raw.observation),
+      reward: raw.reward,
+      terminated: raw.terminated,
+      truncated: t.truncated,
+      info: t.hint === undefined ? raw.info : { ...raw.info, hint: t.hint },
+    };
+    const before: JsonObject = {};
+    const afterView: JsonObject = {};
+    for (const key of ['observation', 'truncated', 'info'] as const) {
+      if (raw[key] !== next[key]) {
+        before[key] = raw[key] as unknown as Json;
+        afterView[key] = next[key] as unknown as Json;
+      }
+    }
+    if (Object.keys(before).length > 0) {
+      this.ctx.trace.changes.push({
+        layer: this.path,
+        component: 'contract',
+        what: 'transition',
+        before,
+        after: afterView,
+      });
+    }
+    return next;
+  }
+
+  /** Rewrite and truncate rules, recorded as an observation change (as filterObservation's). */
+  private ruleObservation(observation: Observation): Observation {
+    const text = this.rules!.observation(observation.text);
+    if (text === observation.text) return observation;
+    this.ctx.trace.changes.push({
+      layer: this.path,
+      component: 'contract',
+      what: 'observation',
+      before: observation.text,
+      after: text,
+    });
+    return toObservation(text, observation);
   }
 
   private block(action: Action, reason: string): StepResult {

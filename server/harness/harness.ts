@@ -90,7 +90,8 @@ async function build(
     case 'contract': {
       // Compile now so a broken contract fails at creation, with its line, not mid-rollout.
       try {
-        ctx.sandbox.load(node.code, { hooks: CONTRACT_HOOKS }).dispose();
+        if (node.code !== undefined)
+          ctx.sandbox.load(node.code, { hooks: CONTRACT_HOOKS }).dispose();
       } catch (e) {
         if (e instanceof HarnessCodeError) {
           throw new HarnessCodeError(`contract at ${path}: ${e.message}`, e.hook, e.line, e.column);
@@ -244,7 +245,9 @@ export async function createHarness(input: HarnessSpec, options: HarnessOptions)
   const ctx: StackContext = { trace: new StepTrace(), sandbox: acquireSandboxHost(options.limits) };
   // A wasm instance (and the one-off compile) only for stacks that run code.
   const runsCode = nodePaths(spec.env).some(
-    ({ node }) => node.type === 'contract' || (node.type === 'chain' && node.mode === 'switch'),
+    ({ node }) =>
+      (node.type === 'contract' && node.code !== undefined) ||
+      (node.type === 'chain' && node.mode === 'switch'),
   );
   if (runsCode) await ctx.sandbox.ready();
   const created: HarnessLayer[] = [];

@@ -15,7 +15,7 @@ export function renderSpecSchema(): string {
     $id: 'https://envharness.studio/schemas/harness-spec.schema.json',
     title: 'EnvHarness Studio harness spec (version 1)',
     description:
-      'A harness stack as a tree: leaves are {type: "base", bridge, task}; inner nodes are stage (set-up actions replayed after reset), contract (sandboxed hook code) and chain (two legs joined sequentially, by branch, switch or alternation). Order matters: the outer node wraps the inner one.',
+      'A harness stack as a tree: leaves are {type: "base", bridge, task}; inner nodes are stage (set-up actions replayed after reset), contract (declarative rules and/or sandboxed hook code) and chain (two legs joined sequentially, by branch, switch or alternation). Order matters: the outer node wraps the inner one.',
     ...schema,
   };
   // zod names recursive definitions __schemaN; give them the names users read in the docs.

@@ -45,7 +45,9 @@ export const DRY_RUN_STEPS = 3;
 
 /** Hook code in a node: a Contract's hooks, a switch Chain's condition. */
 function codeOf(node: HarnessSpec['env']): { code: string; kind: 'contract' | 'when' } | undefined {
-  if (node.type === 'contract') return { code: node.code, kind: 'contract' };
+  if (node.type === 'contract') {
+    return node.code === undefined ? undefined : { code: node.code, kind: 'contract' };
+  }
   if (node.type === 'chain' && node.when !== undefined) return { code: node.when, kind: 'when' };
   return undefined;
 }

@@ -17,7 +17,7 @@ export function lessonsOf(spec: HarnessSpec): string[] {
   const out = new Set<string>();
   walk(spec.env, (n) => {
     if (n.type === 'contract') {
-      for (const m of n.code.matchAll(/@teaches ([a-z0-9-]+)/g)) if (m[1]) out.add(m[1]);
+      for (const m of (n.code ?? '').matchAll(/@teaches ([a-z0-9-]+)/g)) if (m[1]) out.add(m[1]);
     }
     if (n.type === 'stage') {
       const commands = n.actions.map((a) => String(Object.values(a.args)[0] ?? ''));

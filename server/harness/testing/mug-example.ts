@@ -9,6 +9,7 @@
 import type { Action } from '../../../bridges/core/types.ts';
 import { canHold } from '../../../bridges/household/data.ts';
 import { type HouseholdStateView, householdBridge } from '../../../bridges/household/index.ts';
+import type { ContractRule } from '../../../contracts/contract-rules.ts';
 import type { HarnessSpec } from '../spec.ts';
 
 export const act = (command: string): Action => ({ name: 'act', args: { command } });
@@ -37,6 +38,23 @@ export function filterObservation(observation) {
   return rest.length ? kept + '\\n\\nYour task is to:' + rest.join('') : kept;
 }
 `;
+
+/** The same three hooks as declarative rules: the same trajectories, natively. */
+export const MUG_RULES: ContractRule[] = [
+  {
+    kind: 'block',
+    pattern: '^clean (.+?) with ',
+    reason: 'Nothing happens. You must hold the $1 to clean it.',
+    unless: { state: 'agent.holding', equals: '$1' },
+  },
+  {
+    kind: 'feedback',
+    when: '^Nothing happens\\.$',
+    text: 'check the preconditions of: {action}',
+    to: 'hint',
+  },
+  { kind: 'truncate', max: 2, unit: 'sentences', keep: '\n\nYour task is to:' },
+];
 
 export interface MugScene {
   taskId: string;
@@ -111,7 +129,12 @@ export async function potatoTaskId(): Promise<string> {
   return task.id;
 }
 
-export function mugSpec(scene: MugScene, potato: string, contract = MUG_CONTRACT): HarnessSpec {
+/** The paper example; `contract` is hook code, or declarative rules. */
+export function mugSpec(
+  scene: MugScene,
+  potato: string,
+  contract: string | ContractRule[] = MUG_CONTRACT,
+): HarnessSpec {
   return {
     version: 1,
     env: {
@@ -120,7 +143,7 @@ export function mugSpec(scene: MugScene, potato: string, contract = MUG_CONTRACT
       carryContext: true,
       first: {
         type: 'contract',
-        code: contract,
+        ...(typeof contract === 'string' ? { code: contract } : { rules: contract }),
         env: {
           type: 'stage',
           actions: scene.setup,

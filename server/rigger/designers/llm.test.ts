@@ -31,7 +31,7 @@ function parts(node: HarnessNode): { commands: string[]; code: string } {
       commands = n.actions.map((a) => String(a.args.command));
       n = n.env;
     } else if (n.type === 'contract') {
-      code ||= n.code;
+      code ||= n.code ?? '';
       n = n.env;
     } else n = undefined;
   }

@@ -1,0 +1,165 @@
+// Declarative Contract rules: parse-time checks, each kind's effect, and the paper example's hooks
+// as code and as rules giving identical trajectories on household.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolverOf } from '../../bridges/core/capabilities.ts';
+import type { Action } from '../../bridges/core/types.ts';
+import {
+  type HouseholdStateView,
+  householdBridge,
+  oraclePlan,
+} from '../../bridges/household/index.ts';
+import { toy24Bridge } from '../../bridges/toy24/index.ts';
+import { checkSpec, type HarnessSpec } from '../../contracts/spec.ts';
+import { createHarness, type Harness } from './index.ts';
+import { compileRules } from './rules.ts';
+import {
+  act,
+  findMugScene,
+  MUG_RULES,
+  type MugScene,
+  mugSpec,
+  potatoTaskId,
+} from './testing/mug-example.ts';
+
+const bridges = resolverOf([householdBridge, toy24Bridge]);
+
+function withRules(rules: unknown[]): unknown {
+  return {
+    version: 1,
+    env: { type: 'contract', rules, env: { type: 'base', bridge: 'toy24', task: '1-2-3-4' } },
+  };
+}
+
+describe('rule checks at parse time', () => {
+  it('names the rule and field of an invalid regular expression', () => {
+    const r = checkSpec(
+      withRules([
+        { kind: 'cap', steps: 3 },
+        { kind: 'truncate', max: 10 },
+        { kind: 'rewrite', pattern: 'a(b', replacement: '' },
+      ]),
+    );
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.message).toMatch(
+      /^invalid harness spec: env\.rules\[2\]\.pattern: invalid regular expression: /,
+    );
+  });
+
+  it('refuses nested repetition and over-long patterns', () => {
+    const nested = checkSpec(
+      withRules([{ kind: 'feedback', to: 'append', text: 'x', when: '(a+)+$' }]),
+    );
+    expect(!nested.ok && nested.message).toMatch(/env\.rules\[0\]\.when: nested repetition/);
+    const long = checkSpec(withRules([{ kind: 'block', pattern: 'a'.repeat(301), reason: 'no' }]));
+    expect(!long.ok && long.message).toMatch(/env\.rules\[0\]\.pattern: /);
+  });
+
+  it('refuses an unknown kind and unknown fields', () => {
+    expect(checkSpec(withRules([{ kind: 'shout' }])).ok).toBe(false);
+    expect(checkSpec(withRules([{ kind: 'cap', steps: 2, extra: 1 }])).ok).toBe(false);
+  });
+
+  it('accepts rules only, code only and both', () => {
+    expect(checkSpec(withRules(MUG_RULES)).ok).toBe(true);
+    const both = withRules(MUG_RULES) as { env: Record<string, unknown> };
+    both.env.code = 'function filterAction(a) { return a; }';
+    expect(checkSpec(both).ok).toBe(true);
+  });
+});
+
+describe('compiled rules', () => {
+  const look: Action = act('look');
+  const none = () => null;
+
+  it('blocks a matching action with the expanded reason, unless the state says otherwise', () => {
+    const rules = compileRules(MUG_RULES);
+    const state = (holding: string | null) => () => ({ agent: { holding } });
+    const clean = act('clean mug 1 with sinkbasin 1');
+    expect(rules.block(clean, state(null))).toBe(
+      'Nothing happens. You must hold the mug 1 to clean it.',
+    );
+    expect(rules.block(clean, state('mug 1'))).toBeUndefined();
+    let read = 0;
+    expect(
+      rules.block(look, () => {
+        read++;
+        return null;
+      }),
+    ).toBeUndefined();
+    expect(read).toBe(0);
+  });
+
+  it('rewrites, truncates by characters or sentences, keeping the marked tail', () => {
+    const rules = compileRules([
+      { kind: 'rewrite', pattern: 'mug (\\d)', replacement: 'cup #$1' },
+      { kind: 'truncate', max: 2, unit: 'sentences', keep: '\n\nTask:' },
+      { kind: 'truncate', max: 30 },
+    ]);
+    expect(rules.observation('A mug 1 here. Then B. And C.\n\nTask: find mug 2')).toBe(
+      'A cup #1 here. Then B.\n\nTask: ',
+    );
+    expect(
+      compileRules([{ kind: 'truncate', max: 2, unit: 'sentences' }]).observation('no end'),
+    ).toBe('no end');
+  });
+
+  it('caps steps and injects feedback only when its pattern matches', () => {
+    const rules = compileRules([
+      { kind: 'cap', steps: 2 },
+      { kind: 'feedback', when: '^(\\w+) happens', text: ' [$1 after {action}]', to: 'append' },
+      { kind: 'feedback', text: '> ', to: 'prepend' },
+    ]);
+    const t = (text: string) => ({ text, truncated: false, hint: undefined });
+    expect(rules.transition(1, look, t('Nothing happens.'))).toEqual({
+      text: '> Nothing happens. [Nothing after look]',
+      truncated: false,
+      hint: undefined,
+    });
+    expect(rules.transition(2, look, t('ok')).truncated).toBe(true);
+    expect(rules.transition(1, look, t('ok')).text).toBe('> ok');
+    expect(rules.block(look, none)).toBeUndefined();
+  });
+});
+
+describe('rules and the equivalent code hooks', () => {
+  let scene: MugScene;
+  let potato: string;
+  beforeAll(async () => {
+    scene = await findMugScene();
+    potato = await potatoTaskId();
+  });
+
+  async function trajectory(spec: HarnessSpec, commands: (h: Harness) => string[]) {
+    const h = await createHarness(spec, { bridges });
+    const out: unknown[] = [await h.reset({ seed: scene.seed })];
+    for (const c of commands(h)) out.push(await h.step(act(c)));
+    out.push(await h.evaluate());
+    await h.close();
+    return out;
+  }
+
+  it('give identical trajectories on household, blocks, hints and truncation included', async () => {
+    const commands = (h: Harness) => [
+      `clean ${scene.mug} with sinkbasin 1`,
+      'take nothing from nowhere',
+      'look',
+      `examine ${scene.hideIn}`,
+      ...oraclePlan(h.getEnvState() as unknown as HouseholdStateView),
+      'inventory',
+    ];
+    const code = await trajectory(mugSpec(scene, potato), commands);
+    const rules = await trajectory(mugSpec(scene, potato, MUG_RULES), commands);
+    expect(rules).toEqual(code);
+    const steps = code.slice(1, -1) as { record: { changes: { what: string }[] } }[];
+    const whats = new Set(steps.flatMap((s) => s.record.changes.map((c) => c.what)));
+    // The comparison covers all three effects, not only pass-through steps.
+    expect([...whats]).toEqual(expect.arrayContaining(['blocked', 'transition', 'observation']));
+  });
+
+  it('round-trips through the engine: a rules contract names its rules in toNode', async () => {
+    const spec = mugSpec(scene, potato, MUG_RULES);
+    const h = await createHarness(spec, { bridges });
+    expect(h.toSpec()).toEqual(spec);
+    await h.close();
+  });
+});

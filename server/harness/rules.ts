@@ -1,0 +1,153 @@
+// Declarative Contract rules (contracts/contract-rules.ts) compiled to plain closures: no sandbox,
+// no JSON crossing, no user code. ContractLayer records their changes as it does a hook's.
+
+import type { Action, Json, JsonObject } from '../../bridges/core/types.ts';
+import type { ContractRule } from '../../contracts/contract-rules.ts';
+import { actionLine } from '../../contracts/steps.ts';
+
+/** What the rules make of a step's result, before the engine applies it. */
+export interface RuleTransition {
+  text: string;
+  truncated: boolean;
+  hint: string | undefined;
+}
+
+export interface CompiledRules {
+  readonly blocks: boolean;
+  /** Transition rules (cap, feedback) are present. */
+  readonly transitions: boolean;
+  /** Observation rules (rewrite, truncate) are present. */
+  readonly observations: boolean;
+  /** The blocked reason for an action, or undefined. `state` is read only when a pattern matches. */
+  block(action: Action, state: () => Json): string | undefined;
+  /** Cap and feedback for step `step` (1-based) of the episode. */
+  transition(step: number, action: Action, t: RuleTransition): RuleTransition;
+  /** Rewrite and truncate, in list order. */
+  observation(text: string): string;
+}
+
+type Match = RegExpExecArray | null;
+
+/** `$1`…`$9`, `$&` from the match and `{action}`. Unknown `$x` stay as written. */
+function template(source: string): (m: Match, action: string) => string {
+  if (!/\$[1-9&]|\{action\}/.test(source)) return () => source;
+  const parts = source.split(/(\$[1-9&]|\{action\})/);
+  return (m, action) => {
+    let out = '';
+    for (const [i, part] of parts.entries()) {
+      if (i % 2 === 0) out += part;
+      else if (part === '{action}') out += action;
+      else out += (part === '$&' ? m?.[0] : m?.[Number(part.slice(1))]) ?? '';
+    }
+    return out;
+  };
+}
+
+/** The value at a dotted path of a JSON value (`agent.holding`). */
+function at(value: Json, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) {
+      return undefined;
+    }
+    v = (v as JsonObject)[key];
+  }
+  return v;
+}
+
+const SENTENCE = /[^.!?]+[.!?]+/g;
+
+function truncator(rule: Extract<ContractRule, { kind: 'truncate' }>): (text: string) => string {
+  const cut =
+    rule.unit === 'sentences'
+      ? (body: string) => {
+          const sentences = body.match(SENTENCE) ?? [body];
+          return sentences.slice(0, rule.max).join('').trim();
+        }
+      : (body: string) => body.slice(0, rule.max);
+  const keep = rule.keep;
+  if (keep === undefined) return cut;
+  return (text) => {
+    const at = text.indexOf(keep);
+    return at < 0 ? cut(text) : cut(text.slice(0, at)) + text.slice(at);
+  };
+}
+
+export function compileRules(rules: readonly ContractRule[]): CompiledRules {
+  const blocks: ((action: Action, line: string, state: () => Json) => string | undefined)[] = [];
+  const transitions: ((step: number, line: string, t: RuleTransition) => RuleTransition)[] = [];
+  const observations: ((text: string) => string)[] = [];
+  for (const rule of rules) {
+    switch (rule.kind) {
+      case 'block': {
+        const re = new RegExp(rule.pattern);
+        const reason = template(rule.reason);
+        const unless = rule.unless;
+        const path = unless?.state.split('.') ?? [];
+        const equals = unless && template(unless.equals);
+        blocks.push((_action, line, state) => {
+          const m = re.exec(line);
+          if (!m) return undefined;
+          if (equals && at(state(), path) === equals(m, line)) return undefined;
+          return reason(m, line);
+        });
+        break;
+      }
+      case 'rewrite': {
+        const re = new RegExp(rule.pattern, 'g');
+        observations.push((text) => text.replace(re, rule.replacement));
+        break;
+      }
+      case 'truncate':
+        observations.push(truncator(rule));
+        break;
+      case 'cap':
+        transitions.push((step, _line, t) =>
+          step >= rule.steps && !t.truncated ? { ...t, truncated: true } : t,
+        );
+        break;
+      case 'feedback': {
+        const when = rule.when === undefined ? undefined : new RegExp(rule.when);
+        const text = template(rule.text);
+        transitions.push((_step, line, t) => {
+          const m = when ? when.exec(t.text) : null;
+          if (when && !m) return t;
+          const said = text(m, line);
+          switch (rule.to) {
+            case 'append':
+              return { ...t, text: t.text + said };
+            case 'prepend':
+              return { ...t, text: said + t.text };
+            case 'hint':
+              return { ...t, hint: said };
+          }
+        });
+        break;
+      }
+    }
+  }
+  return {
+    blocks: blocks.length > 0,
+    transitions: transitions.length > 0,
+    observations: observations.length > 0,
+    block(action, state) {
+      const line = actionLine(action);
+      for (const b of blocks) {
+        const reason = b(action, line, state);
+        if (reason !== undefined) return reason;
+      }
+      return undefined;
+    },
+    transition(step, action, t) {
+      const line = actionLine(action);
+      let out = t;
+      for (const f of transitions) out = f(step, line, out);
+      return out;
+    },
+    observation(text) {
+      let out = text;
+      for (const f of observations) out = f(out);
+      return out;
+    },
+  };
+}
