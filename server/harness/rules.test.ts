@@ -103,6 +103,16 @@ describe('compiled rules', () => {
     ).toBe('no end');
   });
 
+  it('cuts sentences as the paper example’s hook does', () => {
+    const reference = (text: string, max: number) =>
+      (text.match(/[^.!?]+[.!?]+/g) ?? [text]).slice(0, max).join('').trim();
+    const texts = ['', 'no end', '...Hi. There! Again? tail', ' A.B.. C', '?!', 'One. Two.'];
+    for (const max of [0, 1, 2, 5]) {
+      const rules = compileRules([{ kind: 'truncate', max, unit: 'sentences' }]);
+      for (const text of texts) expect(rules.observation(text), text).toBe(reference(text, max));
+    }
+  });
+
   it('caps steps and injects feedback only when its pattern matches', () => {
     const rules = compileRules([
       { kind: 'cap', steps: 2 },

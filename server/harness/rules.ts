@@ -29,14 +29,14 @@ export interface CompiledRules {
 type Match = RegExpExecArray | null;
 
 /** `$1`…`$9`, `$&` from the match and `{action}`. Unknown `$x` stay as written. */
-function template(source: string): (m: Match, action: string) => string {
+function template(source: string): (m: Match, action: () => string) => string {
   if (!/\$[1-9&]|\{action\}/.test(source)) return () => source;
   const parts = source.split(/(\$[1-9&]|\{action\})/);
   return (m, action) => {
     let out = '';
     for (const [i, part] of parts.entries()) {
       if (i % 2 === 0) out += part;
-      else if (part === '{action}') out += action;
+      else if (part === '{action}') out += action();
       else out += (part === '$&' ? m?.[0] : m?.[Number(part.slice(1))]) ?? '';
     }
     return out;
@@ -57,13 +57,30 @@ function at(value: Json, path: readonly string[]): Json | undefined {
 
 const SENTENCE = /[^.!?]+[.!?]+/g;
 
+/**
+ * The first `max` sentences, trimmed (the whole text, trimmed, when it has none). Consecutive
+ * matches touch, so the kept sentences are one slice.
+ */
+function sentences(body: string, max: number): string {
+  if (max === 0) return '';
+  SENTENCE.lastIndex = 0;
+  let end = 0;
+  let first = -1;
+  for (let n = 0; n < max; n++) {
+    const m = SENTENCE.exec(body);
+    if (!m) break;
+    if (first < 0) first = m.index;
+    end = SENTENCE.lastIndex;
+  }
+  SENTENCE.lastIndex = 0;
+  if (first < 0) return body.trim();
+  return body.slice(first, end).trim();
+}
+
 function truncator(rule: Extract<ContractRule, { kind: 'truncate' }>): (text: string) => string {
   const cut =
     rule.unit === 'sentences'
-      ? (body: string) => {
-          const sentences = body.match(SENTENCE) ?? [body];
-          return sentences.slice(0, rule.max).join('').trim();
-        }
+      ? (body: string) => sentences(body, rule.max)
       : (body: string) => body.slice(0, rule.max);
   const keep = rule.keep;
   if (keep === undefined) return cut;
@@ -75,7 +92,8 @@ function truncator(rule: Extract<ContractRule, { kind: 'truncate' }>): (text: st
 
 export function compileRules(rules: readonly ContractRule[]): CompiledRules {
   const blocks: ((action: Action, line: string, state: () => Json) => string | undefined)[] = [];
-  const transitions: ((step: number, line: string, t: RuleTransition) => RuleTransition)[] = [];
+  const transitions: ((step: number, line: () => string, t: RuleTransition) => RuleTransition)[] =
+    [];
   const observations: ((text: string) => string)[] = [];
   for (const rule of rules) {
     switch (rule.kind) {
@@ -88,8 +106,9 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
         blocks.push((_action, line, state) => {
           const m = re.exec(line);
           if (!m) return undefined;
-          if (equals && at(state(), path) === equals(m, line)) return undefined;
-          return reason(m, line);
+          const lineOf = () => line;
+          if (equals && at(state(), path) === equals(m, lineOf)) return undefined;
+          return reason(m, lineOf);
         });
         break;
       }
@@ -139,9 +158,13 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
       return undefined;
     },
     transition(step, action, t) {
-      const line = actionLine(action);
+      let line: string | undefined;
+      const lineOf = () => {
+        line ??= actionLine(action);
+        return line;
+      };
       let out = t;
-      for (const f of transitions) out = f(step, line, out);
+      for (const f of transitions) out = f(step, lineOf, out);
       return out;
     },
     observation(text) {

@@ -233,9 +233,9 @@ export class HookSet {
     this.lazyInfo = lazyInfo;
     const index = this.signatures[name]?.primary ?? -1;
     const primary = index >= 0 ? args[index] : undefined;
+    // One string crosses (each handle costs a malloc and a copy): the name rides in the JSON.
     const text = this.invoke(this.callFn!, name, [
-      name,
-      JSON.stringify([this.stateGen, lazyInfo !== undefined, ...args]),
+      JSON.stringify([name, this.stateGen, lazyInfo !== undefined, ...args]),
     ]);
     return decodeReply(
       name,

@@ -192,11 +192,13 @@ function __generation(gen) {
     __state.clear();
   }
 }
-function __call(name, argsJson) {
-  __current = name;
+function __call(argsJson) {
+  __current = '';
   __loopId = -1;
   try {
     const args = JSON.parse(argsJson);
+    const name = args.shift();
+    __current = name;
     __generation(args.shift());
     const lazyInfo = args.shift();
     return __encode(name, __run(name, args, lazyInfo), lazyInfo);
