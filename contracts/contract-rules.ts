@@ -78,7 +78,11 @@ export function patternProblem(source: string): string | undefined {
   try {
     new RegExp(source);
   } catch (e) {
-    return `invalid regular expression: ${e instanceof Error ? e.message : String(e)}`;
+    const why = (e instanceof Error ? e.message : String(e)).replace(
+      /^Invalid regular expression: /,
+      '',
+    );
+    return `invalid regular expression ${why}`;
   }
   if (NESTED_QUANTIFIER.test(source)) {
     return 'nested repetition like (a+)+ can take exponential time; rewrite it without a quantified group that ends in a quantifier';

@@ -1,7 +1,7 @@
 'use client';
 // The side panel edits the selected node's data: an Environment's task, a Stage's set-up actions
 // (built from the tools, with the admissible commands offered by playing the wrapped environment),
-// a Contract's hook code, a Chain's mode — and the node's problems as the editor's validation found
+// a Contract's declarative rules and hook code, a Chain's mode — and the node's problems as the editor's validation found
 // them (hook errors with line and column).
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
@@ -19,7 +19,15 @@ import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select } from '../ui/input.tsx';
 import { CodeEditor } from './code-editor.tsx';
-import { type Graph, type GraphNode, kindLabel, subtreeSpec, type UpdateFn } from './model.ts';
+import {
+  CONTRACT_TEMPLATE,
+  type Graph,
+  type GraphNode,
+  kindLabel,
+  subtreeSpec,
+  type UpdateFn,
+} from './model.ts';
+import { RulesForm } from './rules-form.tsx';
 import { StagePanel } from './stage-panel.tsx';
 import { TestOnTrajectory } from './test-on-trajectory.tsx';
 import { useEditorValidation } from './use-spec-validation.ts';
@@ -185,19 +193,42 @@ function ContractPanel({
       return r.ok ? r.spec : undefined;
     })();
   const dry = validation.state === 'valid' ? validation.result.dryRun : undefined;
+  const code = node.data.code;
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-xs text-muted-foreground">
-        <code>filterAction(action, state)</code> ·{' '}
-        <code>modifyTransition(action, result, state)</code> ·{' '}
-        <code>filterObservation(observation, state)</code> — each optional. The reward and the
-        verifier pass through unchanged whatever a hook returns.
-      </p>
-      <CodeEditor
-        value={node.data.code ?? ''}
-        onChange={(code) => onUpdate({ ...node.data, code }, `${node.id}.code`)}
-        errorAt={problems.find((p) => p.line)?.line ?? null}
+      <RulesForm
+        nodeId={node.id}
+        rules={node.data.rules ?? []}
+        onChange={(rules, key) => {
+          const { rules: _, ...rest } = node.data;
+          onUpdate(rules.length > 0 ? { ...rest, rules } : rest, key);
+        }}
       />
+      {code === undefined ? (
+        <Button
+          size="sm"
+          variant="outline"
+          className="self-start"
+          data-testid="contract-add-code"
+          onClick={() => onUpdate({ ...node.data, code: CONTRACT_TEMPLATE })}
+        >
+          Add hook code
+        </Button>
+      ) : (
+        <>
+          <p className="text-xs text-muted-foreground">
+            <code>filterAction(action, state)</code> ·{' '}
+            <code>modifyTransition(action, result, state)</code> ·{' '}
+            <code>filterObservation(observation, state)</code> — each optional, run after the rules.
+            The reward and the verifier pass through unchanged whatever a hook returns.
+          </p>
+          <CodeEditor
+            value={code}
+            onChange={(next) => onUpdate({ ...node.data, code: next }, `${node.id}.code`)}
+            errorAt={problems.find((p) => p.line)?.line ?? null}
+          />
+        </>
+      )}
       <div className="flex items-center gap-2">
         <Button
           size="sm"

@@ -41,7 +41,7 @@ describe('rule checks at parse time', () => {
     );
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(
-      /^invalid harness spec: env\.rules\[2\]\.pattern: invalid regular expression: /,
+      /^invalid harness spec: env\.rules\[2\]\.pattern: invalid regular expression \/a\(b\/: /,
     );
   });
 

@@ -1,6 +1,7 @@
 // Building blocks every bridge's templates share: composing a candidate from layers, and the
 // time-pressure Contract whose budget is the fine knob that calibrates a variant into the band.
 import type { Action } from '../../../../bridges/core/types.ts';
+import type { ContractRule } from '../../../../contracts/contract-rules.ts';
 import type { StageIntro } from '../../../../contracts/spec.ts';
 import type { HarnessNode, HarnessSpec } from '../../../harness/spec.ts';
 
@@ -12,8 +13,11 @@ export interface Plan {
    * does not describe (a web page, a document read); absent: the paper's `reset`.
    */
   stageIntro?: StageIntro;
-  /** Contract codes, inner to outer. */
-  contracts?: string[];
+  /**
+   * Contracts, inner to outer: hook code, or declarative rules where rules can say it (they run
+   * natively, without a sandbox).
+   */
+  contracts?: (string | ContractRule[])[];
   /** A second task chained after the first (sequential). */
   chain?: HarnessNode;
 }
@@ -28,7 +32,12 @@ export function composeSpec(base: HarnessSpec, plan: Plan): HarnessSpec {
       env,
     };
   if (plan.chain) env = { type: 'chain', mode: 'sequential', first: env, second: plan.chain };
-  for (const code of plan.contracts ?? []) env = { type: 'contract', code, env };
+  for (const c of plan.contracts ?? []) {
+    env =
+      typeof c === 'string'
+        ? { type: 'contract', code: c, env }
+        : { type: 'contract', rules: c, env };
+  }
   return { version: 1, env };
 }
 

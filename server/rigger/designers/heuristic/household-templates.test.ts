@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { resolverOf } from '../../../../bridges/core/capabilities.ts';
 import { type HouseholdStateView, householdBridge } from '../../../../bridges/household/index.ts';
 import { compileHooks, createHarness } from '../../../harness/index.ts';
+import { composeSpec } from './common.ts';
 import {
   glanceContract,
+  householdStructurals,
   partialRoomContract,
   redirectOpenContract,
   skipRepeatsContract,
   slipperyContract,
+  TRUNCATE_RULES,
 } from './household.ts';
 
 const bridges = resolverOf([householdBridge]);
@@ -115,5 +118,35 @@ describe('household templates with a knob', () => {
     const taken = await firm.h.step(act(`take ${o.name} from ${r.name}`));
     expect(taken.observation.text).toBe(`You pick up the ${o.name} from the ${r.name}.`);
     await firm.h.close();
+  });
+});
+
+describe('templates written as declarative rules', () => {
+  it('truncate-observations is a rule, and cuts as the hook code it replaced did', async () => {
+    const [truncate] = householdStructurals(
+      { task: { type: 'pick_and_place_simple' } } as Parameters<typeof householdStructurals>[0],
+      'mastered',
+      'harder',
+    ).slice(-1);
+    const made = await truncate!({} as never, {} as never);
+    const spec = composeSpec(
+      { version: 1, env: { type: 'base', bridge: 'household', task: TASK } },
+      made!.plan,
+    );
+    expect(spec.env).toEqual({
+      type: 'contract',
+      rules: TRUNCATE_RULES,
+      env: { type: 'base', bridge: 'household', task: TASK },
+    });
+    const h = await createHarness(spec, { bridges });
+    const start = await h.reset({ seed: 0 });
+    const raw = await householdBridge.create();
+    const rawStart = await raw.reset({ taskId: TASK, seed: 0 });
+    const [body, ...rest] = rawStart.observation.text.split('\n\nYour task is to:');
+    const kept = (body!.match(/[^.!?]+[.!?]+/g) ?? [body!]).slice(0, 2).join('').trim();
+    expect(start.observation.text).toBe(`${kept}\n\nYour task is to:${rest.join('')}`);
+    expect(start.observation.text.length).toBeLessThan(rawStart.observation.text.length);
+    await raw.close();
+    await h.close();
   });
 });

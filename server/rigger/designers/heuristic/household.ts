@@ -4,6 +4,7 @@
 import type { Action } from '../../../../bridges/core/types.ts';
 import { canHold } from '../../../../bridges/household/data.ts';
 import type { HouseholdStateView } from '../../../../bridges/household/state.ts';
+import type { ContractRule } from '../../../../contracts/contract-rules.ts';
 import type { HarnessNode } from '../../../harness/spec.ts';
 import type { DesignContext } from '../../types.ts';
 import type { BridgeDesign, Structural } from './design.ts';
@@ -372,15 +373,13 @@ ${
 `;
 }
 
-/** Harder: keep only the first two sentences of long observations (the task line is kept). */
-export const TRUNCATE_CONTRACT = `// Partial observability: only the first two sentences of each observation are shown.
-export function filterObservation(observation) {
-  const [body, ...rest] = observation.text.split('\\n\\nYour task is to:');
-  const sentences = body.match(/[^.!?]+[.!?]+/g) ?? [body];
-  const kept = sentences.slice(0, 2).join('').trim();
-  return rest.length ? kept + '\\n\\nYour task is to:' + rest.join('') : kept;
-}
-`;
+/**
+ * Harder: keep only the first two sentences of long observations (the task line is kept). A
+ * declarative rule: it runs natively, no sandbox.
+ */
+export const TRUNCATE_RULES: ContractRule[] = [
+  { kind: 'truncate', max: 2, unit: 'sentences', keep: '\n\nYour task is to:' },
+];
 
 /** Harder: a glance misses things (glanceContract); the knob is the share of objects shown. */
 export async function glance(
@@ -544,7 +543,7 @@ export function householdStructurals(
       chainSecond,
       async () => ({
         name: 'truncate-observations',
-        plan: { contracts: [TRUNCATE_CONTRACT] },
+        plan: { contracts: [TRUNCATE_RULES] },
         rationale:
           'Contract: partial observability — only the first two sentences of each observation are shown.',
       }),
