@@ -26,7 +26,8 @@ import {
 } from '../server/harness/testing/mug-example.ts';
 import { type BenchRow, measured } from './row.ts';
 
-const ROUNDS = 5;
+// Rounds interleave the stacks; more of them steady the medians on a shared, busy machine.
+const ROUNDS = 9;
 const IDENTITY_HOOKS = `export function filterAction(action, state) { return action; }
 export function modifyTransition(action, result, state) { return result; }
 export function filterObservation(observation, state) { return observation; }`;

@@ -173,12 +173,14 @@ export class ContractLayer extends EnvHarness {
     await this.inner.close();
   }
 
-  override async step(action: Action): Promise<StepResult> {
-    const hooks = this.live();
+  // Not async itself: one promise per step fewer, which shows in a rules-only contract's cost.
+  override step(action: Action): Promise<StepResult> {
     try {
-      return await this.run(hooks, action);
+      return this.run(this.live(), action).catch((e: unknown) => {
+        throw this.located(e);
+      });
     } catch (e) {
-      throw this.located(e);
+      return Promise.reject(this.located(e));
     }
   }
 
