@@ -59,6 +59,25 @@ describe('lint: proof by replay', () => {
     expect(before).toBeGreaterThanOrEqual(1);
   });
 
+  it('refutes the same block written as a declarative rule, and proves a harmless rule', async () => {
+    const task = await firstTask('pick_and_place_simple');
+    const blockTake = { kind: 'block', pattern: '^take ', reason: 'Your hands are full.' } as const;
+    const r = await lintSpec(
+      spec({ type: 'contract', rules: [blockTake], env: base('household', task) }),
+      { bridges },
+    );
+    expect(r.solvable).toBe('refuted');
+    const f = r.findings.find((x) => x.rule === 'contract-blocks-verb');
+    expect(f).toMatchObject({ severity: 'error', path: 'env', witness: 'oracle' });
+    expect(f?.message).toContain('(the Contract answered: "Your hands are full.")');
+    const hint = { kind: 'feedback', text: ' (think first)', to: 'append' } as const;
+    const ok = await lintSpec(
+      spec({ type: 'contract', rules: [hint], env: base('household', task) }),
+      { bridges },
+    );
+    expect(ok.solvable).toBe('proved');
+  });
+
   it('proves a Stage that hides the mug in a closed cabinet by an oracle re-plan that opens it', async () => {
     const scene = await findMugScene();
     const staged = spec({
