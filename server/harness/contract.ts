@@ -53,6 +53,8 @@ export async function compileHooks(code: string): Promise<CompiledHooks> {
 
 const BlockedSchema = z.strictObject({ blocked: z.string().min(1) });
 const ObservationSchema = z.object({ text: z.string(), data: JsonSchemaZ.optional() });
+/** Built once: a zod schema costs far more to build than to run, and this one runs every step. */
+const FilteredObservationSchema = z.union([ObservationSchema, z.string()]);
 const TransitionSchema = z.object({
   observation: z.union([ObservationSchema, z.string()]).optional(),
   reward: z.number().optional(),
@@ -372,7 +374,11 @@ export class ContractLayer extends EnvHarness {
 
   private applyObservation(observation: Observation, out: Json | undefined): Observation {
     if (out === undefined || out === null) return observation;
-    const parsed = z.union([ObservationSchema, z.string()]).safeParse(out);
+    // A string (the common reply) needs no schema.
+    const parsed =
+      typeof out === 'string'
+        ? { success: true as const, data: out }
+        : FilteredObservationSchema.safeParse(out);
     if (!parsed.success) {
       throw badReturn(
         'filterObservation',
@@ -382,7 +388,11 @@ export class ContractLayer extends EnvHarness {
       );
     }
     const next = toObservation(parsed.data as Observation | string, observation);
-    if (!same(next as unknown as Json, observation as unknown as Json)) {
+    const changed =
+      next.text !== observation.text ||
+      ((next.data !== undefined || observation.data !== undefined) &&
+        !same(next.data, observation.data));
+    if (changed) {
       this.ctx.trace.changes.push({
         layer: this.path,
         component: 'contract',
