@@ -131,6 +131,38 @@ describe('compiled rules', () => {
   });
 });
 
+describe('a contract with rules and code', () => {
+  it('runs the rules first, then the hooks, and caps the episode', async () => {
+    const spec = withRules([
+      { kind: 'block', pattern: '/', reason: 'no division' },
+      { kind: 'cap', steps: 3 },
+      { kind: 'rewrite', pattern: 'Numbers', replacement: 'Left' },
+    ]) as { version: 1; env: Record<string, unknown> };
+    // The hooks see what the rules left: the rewritten text, and never a blocked action.
+    spec.env.code = `let seen = [];
+export function filterAction(action) { seen.push(String(action.args.expression)); return action; }
+export function filterObservation(o) { return o.text + ' | hooks saw ' + seen.join(';'); }`;
+    const h = await createHarness(spec as HarnessSpec, { bridges });
+    const start = await h.reset({ seed: 0 });
+    expect(start.observation.text).toMatch(/^Left: 1 2 3 4\./);
+    expect(start.observation.text).toMatch(/ \| hooks saw $/);
+    const blocked = await h.step({ name: 'combine', args: { expression: '4 / 2' } });
+    expect(blocked.observation.text).toBe('no division');
+    expect(blocked.record.blocked).toBe('no division');
+    const second = await h.step({ name: 'combine', args: { expression: '1 + 2' } });
+    expect(second.observation.text).toMatch(/^1 \+ 2 = 3\. Left: 3 4 3\. \| hooks saw 1 \+ 2$/);
+    expect(second.truncated).toBe(false);
+    const third = await h.step({ name: 'combine', args: { expression: '3 * 3' } });
+    expect(third.truncated).toBe(true);
+    expect(third.record.changes.map((c) => c.what)).toEqual([
+      'transition',
+      'observation',
+      'observation',
+    ]);
+    await h.close();
+  });
+});
+
 describe('rules and the equivalent code hooks', () => {
   let scene: MugScene;
   let potato: string;
