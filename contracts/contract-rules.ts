@@ -13,7 +13,8 @@
 // Patterns are JavaScript regular expressions, run on every step without a deadline, so they are
 // kept simple instead: at most MAX_RULE_PATTERN_CHARS characters, and no quantified group that
 // itself ends in a quantifier (`(a+)+`, `(x*)*`, `(?:ab+){2,}`): the nested repetition behind
-// catastrophic backtracking.
+// most catastrophic backtracking. It is a guard against the common mistake, not a proof:
+// overlapping alternatives under a quantifier (`(a|a)*`) still pass.
 import { z } from 'zod';
 
 export const MAX_CONTRACT_RULES = 50;
@@ -54,7 +55,7 @@ export const ContractRuleSchema = z.discriminatedUnion('kind', [
     keep: z.string().min(1).max(MAX_RULE_TEXT_CHARS).optional(),
   }),
   z.strictObject({
-    /** The episode is truncated after this many steps through the contract. */
+    /** The episode is truncated after this many steps through the contract (unless it ended). */
     kind: z.literal('cap'),
     steps: z.number().int().min(1).max(1_000_000),
   }),

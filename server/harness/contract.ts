@@ -256,7 +256,12 @@ export class ContractLayer extends EnvHarness {
 
   /** Cap and feedback rules, recorded as a transition change (as modifyTransition's would be). */
   private ruleTransition(step: number, action: Action, raw: StepResult): StepResult {
-    const seen = { text: raw.observation.text, truncated: raw.truncated, hint: undefined };
+    const seen = {
+      text: raw.observation.text,
+      terminated: raw.terminated,
+      truncated: raw.truncated,
+      hint: undefined,
+    };
     const t = this.rules!.transition(step, action, seen);
     if (t === seen) return raw;
     const next: StepResult = {

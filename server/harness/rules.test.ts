@@ -119,13 +119,16 @@ describe('compiled rules', () => {
       { kind: 'feedback', when: '^(\\w+) happens', text: ' [$1 after {action}]', to: 'append' },
       { kind: 'feedback', text: '> ', to: 'prepend' },
     ]);
-    const t = (text: string) => ({ text, truncated: false, hint: undefined });
+    const t = (text: string) => ({ text, terminated: false, truncated: false, hint: undefined });
     expect(rules.transition(1, look, t('Nothing happens.'))).toEqual({
       text: '> Nothing happens. [Nothing after look]',
+      terminated: false,
       truncated: false,
       hint: undefined,
     });
     expect(rules.transition(2, look, t('ok')).truncated).toBe(true);
+    const ended = { ...t('won'), terminated: true };
+    expect(rules.transition(5, look, ended).truncated).toBe(false);
     expect(rules.transition(1, look, t('ok')).text).toBe('> ok');
     expect(rules.block(look, none)).toBeUndefined();
   });

@@ -8,6 +8,8 @@ import { actionLine } from '../../contracts/steps.ts';
 /** What the rules make of a step's result, before the engine applies it. */
 export interface RuleTransition {
   text: string;
+  /** Read only: an episode that ended by itself is not also cut. */
+  readonly terminated: boolean;
   truncated: boolean;
   hint: string | undefined;
 }
@@ -122,7 +124,7 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
         break;
       case 'cap':
         transitions.push((step, _line, t) =>
-          step >= rule.steps && !t.truncated ? { ...t, truncated: true } : t,
+          step >= rule.steps && !t.truncated && !t.terminated ? { ...t, truncated: true } : t,
         );
         break;
       case 'feedback': {
