@@ -197,7 +197,19 @@ export class ContractLayer extends EnvHarness {
     const rules = this.rules;
     if (rules?.blocks) {
       const reason = rules.block(action, () => this.inner.getEnvState());
-      if (reason !== undefined) return this.block(action, reason);
+      if (reason !== undefined) {
+        const blocked = this.block(action, reason);
+        // Like a hook's block, it skips the transition rules; but the step still counts.
+        if (rules.capAt === undefined || steps < rules.capAt) return blocked;
+        this.ctx.trace.changes.push({
+          layer: this.path,
+          component: 'contract',
+          what: 'transition',
+          before: { truncated: false },
+          after: { truncated: true },
+        });
+        return { ...blocked, truncated: true };
+      }
     }
     let executed = action;
     if (hooks?.has('filterAction')) {

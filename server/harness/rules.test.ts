@@ -163,6 +163,17 @@ export function filterObservation(o) { return o.text + ' | hooks saw ' + seen.jo
       'observation',
     ]);
     await h.close();
+    // A blocked step counts towards the cap.
+    const capped = withRules([
+      { kind: 'block', pattern: '/', reason: 'no division' },
+      { kind: 'cap', steps: 1 },
+    ]) as HarnessSpec;
+    const c = await createHarness(capped, { bridges });
+    await c.reset({ seed: 0 });
+    const first = await c.step({ name: 'combine', args: { expression: '4 / 2' } });
+    expect(first).toMatchObject({ truncated: true, observation: { text: 'no division' } });
+    expect(first.record.changes.map((x) => x.what)).toEqual(['blocked', 'transition']);
+    await c.close();
   });
 });
 

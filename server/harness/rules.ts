@@ -20,6 +20,8 @@ export interface CompiledRules {
   readonly transitions: boolean;
   /** Observation rules (rewrite, truncate) are present. */
   readonly observations: boolean;
+  /** The step count the earliest cap rule truncates at; a blocked step counts too. */
+  readonly capAt: number | undefined;
   /** The blocked reason for an action, or undefined. `state` is read only when a pattern matches. */
   block(action: Action, state: () => Json): string | undefined;
   /** Cap and feedback for step `step` (1-based) of the episode. */
@@ -147,7 +149,9 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
       }
     }
   }
+  const caps = rules.flatMap((r) => (r.kind === 'cap' ? [r.steps] : []));
   return {
+    capAt: caps.length > 0 ? Math.min(...caps) : undefined,
     blocks: blocks.length > 0,
     transitions: transitions.length > 0,
     observations: observations.length > 0,
