@@ -4,6 +4,7 @@
 // t" in shared memory, a watchdog kills the worker past hookLimitMs, and a fresh worker replaces it.
 // The pool is bounded: at most `size` threads, started when jobs wait for them, optionally stopped
 // after `idleMs` without work; a job's AbortSignal stops it, terminating its thread if it runs.
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
@@ -75,6 +76,26 @@ interface Slot {
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = pathToFileURL(fileURLToPath(new URL('./worker-entry.ts', import.meta.url))).href;
+
+/** Defined (true) by the CLI bundle's build, scripts/build-cli.mjs; undeclared under tsx and Vitest. */
+declare const __HARNESS_BUNDLE__: boolean | undefined;
+
+/**
+ * Inside the CLI bundle, the worker entry and the handlers module as the bundled files the build
+ * put beside it (`dist/cli/<source path with / as _>.mjs`), so a thread starts without compiling
+ * TypeScript. Undefined under tsx, or for a module the build did not bundle (tsx then, as before).
+ */
+function bundledWorker(moduleUrl: string): { entry: URL; module: string } | undefined {
+  if (typeof __HARNESS_BUNDLE__ === 'undefined') return undefined;
+  const root = new URL('../../', import.meta.url);
+  if (!moduleUrl.startsWith(root.href)) return undefined;
+  const name = moduleUrl.slice(root.href.length).replace(/\.ts$/, '').replaceAll('/', '_');
+  const dist = new URL('dist/cli/', root);
+  const module = new URL(`${name}.mjs`, dist);
+  const entry = new URL('server_harness_worker-entry.mjs', dist);
+  if (!existsSync(module) || !existsSync(entry)) return undefined;
+  return { entry, module: module.href };
+}
 const WATCH_EVERY_MS = 20;
 
 export class IsolatedPool {
@@ -84,6 +105,7 @@ export class IsolatedPool {
   private readonly size: number;
   private readonly idleMs: number | undefined;
   private readonly moduleUrl: string;
+  private readonly bundled: { entry: URL; module: string } | undefined;
   private nextId = 1;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
@@ -100,6 +122,7 @@ export class IsolatedPool {
     this.moduleUrl = options.module.startsWith('file:')
       ? options.module
       : pathToFileURL(options.module).href;
+    this.bundled = bundledWorker(this.moduleUrl);
   }
 
   /** Worker threads alive or starting now (at most `size`). */
@@ -114,8 +137,10 @@ export class IsolatedPool {
 
   private spawn(): Slot {
     const watchdog = new SharedArrayBuffer(WATCHDOG_BYTES);
-    const worker = new Worker(BOOT, {
-      workerData: { entry: ENTRY, module: this.moduleUrl, watchdog },
+    const worker = new Worker(this.bundled?.entry ?? BOOT, {
+      workerData: this.bundled
+        ? { module: this.bundled.module, watchdog }
+        : { entry: ENTRY, module: this.moduleUrl, watchdog },
       // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
       resourceLimits: { stackSizeMb: 16 },
     });
