@@ -98,6 +98,90 @@ function bundledWorker(moduleUrl: string): { entry: URL; module: string } | unde
 }
 const WATCH_EVERY_MS = 20;
 
+function toModuleUrl(module: string): string {
+  return module.startsWith('file:') ? module : pathToFileURL(module).href;
+}
+
+function startWorker(moduleUrl: string, watchdog: SharedArrayBuffer): Worker {
+  const bundled = bundledWorker(moduleUrl);
+  return new Worker(bundled?.entry ?? BOOT, {
+    workerData: bundled
+      ? { module: bundled.module, watchdog }
+      : { entry: ENTRY, module: moduleUrl, watchdog },
+    // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
+    resourceLimits: { stackSizeMb: 16 },
+  });
+}
+
+interface Spare {
+  worker: Worker;
+  watchdog: SharedArrayBuffer;
+  ready: boolean;
+  dead: boolean;
+  onMessage: (msg: { ready?: boolean }) => void;
+  onGone: () => void;
+}
+
+/** Workers started ahead of their pool (prestartWorker), by handlers module URL. */
+const spares = new Map<string, Spare>();
+
+/**
+ * Starts a worker for `module` now, before the pool that will use it exists: a thread loads its
+ * handlers module in about as long as the CLI opens its database, so a `harness rollout` overlaps
+ * the two. The first pool of that module adopts it; an unused one never keeps the process alive
+ * (dropSpareWorkers ends it). Returns the worker's thread id.
+ */
+export function prestartWorker(module: string): number {
+  const moduleUrl = toModuleUrl(module);
+  const started = spares.get(moduleUrl);
+  if (started) return started.worker.threadId;
+  const watchdog = new SharedArrayBuffer(WATCHDOG_BYTES);
+  const worker = startWorker(moduleUrl, watchdog);
+  worker.unref();
+  const spare: Spare = {
+    worker,
+    watchdog,
+    ready: false,
+    dead: false,
+    onMessage: (msg) => {
+      if (msg.ready) spare.ready = true;
+    },
+    onGone: () => {
+      spare.dead = true;
+      if (spares.get(moduleUrl) === spare) spares.delete(moduleUrl);
+    },
+  };
+  worker.on('message', spare.onMessage);
+  worker.on('error', spare.onGone);
+  worker.on('exit', spare.onGone);
+  spares.set(moduleUrl, spare);
+  return worker.threadId;
+}
+
+/** Prestarted workers no pool has taken yet. */
+export function spareWorkers(): number {
+  return spares.size;
+}
+
+/** Ends the workers prestartWorker started that no pool took. */
+export async function dropSpareWorkers(): Promise<void> {
+  const left = [...spares.values()];
+  spares.clear();
+  await Promise.all(left.map((s) => s.worker.terminate()));
+}
+
+function takeSpare(moduleUrl: string): Spare | undefined {
+  const spare = spares.get(moduleUrl);
+  if (!spare) return undefined;
+  spares.delete(moduleUrl);
+  spare.worker.off('message', spare.onMessage);
+  spare.worker.off('error', spare.onGone);
+  spare.worker.off('exit', spare.onGone);
+  if (spare.dead) return undefined;
+  spare.worker.ref();
+  return spare;
+}
+
 export class IsolatedPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
@@ -105,7 +189,6 @@ export class IsolatedPool {
   private readonly size: number;
   private readonly idleMs: number | undefined;
   private readonly moduleUrl: string;
-  private readonly bundled: { entry: URL; module: string } | undefined;
   private nextId = 1;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
@@ -119,10 +202,7 @@ export class IsolatedPool {
     this.hookLimitMs = options.hookLimitMs ?? 1000;
     this.size = options.size;
     this.idleMs = options.idleMs;
-    this.moduleUrl = options.module.startsWith('file:')
-      ? options.module
-      : pathToFileURL(options.module).href;
-    this.bundled = bundledWorker(this.moduleUrl);
+    this.moduleUrl = toModuleUrl(options.module);
   }
 
   /** Worker threads alive or starting now (at most `size`). */
@@ -136,14 +216,9 @@ export class IsolatedPool {
   }
 
   private spawn(): Slot {
-    const watchdog = new SharedArrayBuffer(WATCHDOG_BYTES);
-    const worker = new Worker(this.bundled?.entry ?? BOOT, {
-      workerData: this.bundled
-        ? { module: this.bundled.module, watchdog }
-        : { entry: ENTRY, module: this.moduleUrl, watchdog },
-      // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
-      resourceLimits: { stackSizeMb: 16 },
-    });
+    const spare = takeSpare(this.moduleUrl);
+    const watchdog = spare?.watchdog ?? new SharedArrayBuffer(WATCHDOG_BYTES);
+    const worker = spare?.worker ?? startWorker(this.moduleUrl, watchdog);
     const slot: Slot = {
       worker,
       watchdog,
@@ -152,24 +227,31 @@ export class IsolatedPool {
       dead: false,
       idleTimer: undefined,
     };
-    worker.on(
-      'message',
-      (msg: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: WireError }) => {
-        if (msg.ready) {
-          slot.ready = true;
-          this.idle(slot);
-          this.pump();
-          return;
-        }
-        const job = slot.job;
-        if (!job || job.id !== msg.id) return;
-        slot.job = undefined;
+    const onMessage = (msg: {
+      ready?: boolean;
+      id?: number;
+      ok?: boolean;
+      value?: unknown;
+      error?: WireError;
+    }) => {
+      if (msg.ready) {
+        if (slot.dead) return;
+        slot.ready = true;
         this.idle(slot);
-        if (msg.ok) job.resolve(msg.value);
-        else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
         this.pump();
-      },
-    );
+        return;
+      }
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      slot.job = undefined;
+      this.idle(slot);
+      if (msg.ok) job.resolve(msg.value);
+      else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
+      this.pump();
+    };
+    worker.on('message', onMessage);
+    // A spare that became ready before this pool took it: its ready message has been and gone.
+    if (spare?.ready) queueMicrotask(() => onMessage({ ready: true }));
     worker.on('error', (err) =>
       this.lost(slot, new WorkerCrashError(`worker crashed: ${err.message}`, { cause: err })),
     );
