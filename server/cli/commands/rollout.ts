@@ -93,10 +93,23 @@ export async function followAndReport(
   } finally {
     resumer.stop();
   }
-  const llm = o.price === undefined ? undefined : await llmSummary(rollouts, runId, o.price);
+  const llm =
+    o.price === undefined || !(await mayCallModel(summary.policy))
+      ? undefined
+      : await llmSummary(rollouts, runId, o.price);
   const out = { ...report(summary, await rollouts.allEpisodes(runId)), ...(llm ? { llm } : {}) };
   if (o.json) io.out(json(out));
   else printReport(io, out, summary.metrics);
+}
+
+/** A scripted policy calls no model: its run has no LLM use to report, so its queries are skipped. */
+async function mayCallModel(policyId: string): Promise<boolean> {
+  const { getPolicy } = await import('../../policies/index.ts');
+  try {
+    return getPolicy(policyId).descriptor.kind !== 'scripted';
+  } catch {
+    return true;
+  }
 }
 
 /** A run's LLM use for the report: tokens, cost estimate and mode, when its policy reported any. */
