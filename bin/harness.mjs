@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// Entry point of `npx harness`: registers tsx so the TypeScript sources run as they are, then hands
-// over to server/cli/main.ts.
-import { register } from 'tsx/esm/api';
+// Entry point of `npx harness`: the esbuild bundle in dist/cli/ when it is up to date with the
+// sources (fresh-bundle.mjs), else the TypeScript sources through tsx (HARNESS_DEV=1: always).
+import { freshBundle } from './fresh-bundle.mjs';
 
-register();
-const { main } = await import('../server/cli/main.ts');
+const root = new URL('../', import.meta.url);
+let entry = freshBundle(root);
+if (!entry) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = new URL('server/cli/main.ts', root);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,6 @@
 // error to exactly one `harness: <message>` line on stderr with a non-zero exit status.
 import { parseArgs } from 'node:util';
 import type { BridgeRegistry } from '../../bridges/index.ts';
-import { bridgesFromConfig } from '../bridges.ts';
 import type { Services } from '../compose.ts';
 import { type Config, config as readConfig } from '../config.ts';
 import { connectionFailure } from '../db/retry.ts';
@@ -14,7 +13,7 @@ import {
   type CommandContext,
   UsageError,
 } from './command.ts';
-import { commands } from './commands/index.ts';
+import { commands, summaries } from './commands/index.ts';
 import { processIO } from './output.ts';
 
 export { processIO };
@@ -31,15 +30,15 @@ async function loadCommand(name: string): Promise<Command> {
   return (await load()).command;
 }
 
-async function globalHelp(): Promise<string> {
+/** The command list, from the static summaries: no command module is loaded for it. */
+function globalHelp(): string {
   const lines = [
     'Usage: harness <command> [options]   (harness <command> --help for details)',
     '',
     'Commands:',
   ];
   for (const name of Object.keys(commands)) {
-    const c = await loadCommand(name);
-    lines.push(`  ${name.padEnd(10)} ${c.summary}`);
+    lines.push(`  ${name.padEnd(10)} ${summaries[name] ?? ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -138,7 +137,7 @@ export async function main(
     const [name, ...rest] = argv;
     if (name === undefined) throw new UsageError('missing command (see harness --help)');
     if (name === '--help' || name === '-h' || name === 'help') {
-      io.out(await globalHelp());
+      io.out(globalHelp());
       return EXIT.ok;
     }
     const command = await loadCommand(name);
@@ -161,6 +160,8 @@ export async function main(
         `${name}: unexpected argument '${parsed.positionals[range.max]}' (usage: ${command.usage})`,
       );
     }
+    // Loaded here, not at the top: `harness --help` and usage errors start without the bridges.
+    const { bridgesFromConfig } = await import('../bridges.ts');
     return await command.run({
       values: parsed.values,
       positionals: parsed.positionals,

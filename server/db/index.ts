@@ -13,8 +13,6 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { KindedError } from '../../bridges/core/errors.ts';
 import type { Config } from '../config.ts';
@@ -25,7 +23,7 @@ import {
   migrationsFingerprint,
   migrationsUpToDate,
 } from './migrate.ts';
-import { freshPGlite } from './pglite.ts';
+import { freshPGlite, PGLITE_START_PARAMS } from './pglite.ts';
 import {
   ConnectionRetry,
   DEFAULT_DB_RETRY_MS,
@@ -124,7 +122,7 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
       pglite = fresh.db;
       applied = fresh.fromTemplate ? migrationNames() : prepared;
     } else {
-      const instance = new PGlite(dir);
+      const instance = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
       pglite = instance;
       await instance.waitReady;
       const upToDate = await migrationsUpToDate(
@@ -157,6 +155,11 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
 }
 
 async function openPostgres(url: string, retry: ConnectionRetry): Promise<DbHandle> {
+  // Loaded here: a process on the embedded database never needs pg.
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([
+    import('pg'),
+    import('@prisma/adapter-pg'),
+  ]);
   // A process started while the server restarts waits for it, like every later call.
   const upToDate = await retry.run(async () => {
     const probe = new pg.Client({ connectionString: url });

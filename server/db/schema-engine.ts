@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PrismaPg } from '@prisma/adapter-pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
   DriverAdapterError,
@@ -13,7 +13,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 import * as wasmBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
-import pg from 'pg';
+import type pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { freshPGlite } from './pglite.ts';
 
@@ -138,9 +138,15 @@ export class PgMigrationFactory implements ReleasableFactory {
   private readonly inner: PrismaPg;
 
   constructor(url: string) {
+    // Required here, not imported at the top: a process on the embedded database never loads pg.
+    const require = createRequire(import.meta.url);
+    const { Pool } = require('pg') as typeof pg;
+    const { PrismaPg: Adapter } = require('@prisma/adapter-pg') as {
+      PrismaPg: typeof PrismaPg;
+    };
     // One connection, so the engine's advisory lock and its statements share a session.
-    this.pool = new pg.Pool({ connectionString: url, max: 1 });
-    this.inner = new PrismaPg(this.pool);
+    this.pool = new Pool({ connectionString: url, max: 1 });
+    this.inner = new Adapter(this.pool);
     this.adapterName = this.inner.adapterName;
   }
 

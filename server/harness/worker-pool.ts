@@ -4,6 +4,7 @@
 // t" in shared memory, a watchdog kills the worker past hookLimitMs, and a fresh worker replaces it.
 // The pool is bounded: at most `size` threads, started when jobs wait for them, optionally stopped
 // after `idleMs` without work; a job's AbortSignal stops it, terminating its thread if it runs.
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
@@ -75,7 +76,111 @@ interface Slot {
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = pathToFileURL(fileURLToPath(new URL('./worker-entry.ts', import.meta.url))).href;
+
+/** Defined (true) by the CLI bundle's build, scripts/build-cli.mjs; undeclared under tsx and Vitest. */
+declare const __HARNESS_BUNDLE__: boolean | undefined;
+
+/**
+ * Inside the CLI bundle, the worker entry and the handlers module as the bundled files the build
+ * put beside it (`dist/cli/<source path with / as _>.mjs`), so a thread starts without compiling
+ * TypeScript. Undefined under tsx, or for a module the build did not bundle (tsx then, as before).
+ */
+function bundledWorker(moduleUrl: string): { entry: URL; module: string } | undefined {
+  if (typeof __HARNESS_BUNDLE__ === 'undefined') return undefined;
+  const root = new URL('../../', import.meta.url);
+  if (!moduleUrl.startsWith(root.href)) return undefined;
+  const name = moduleUrl.slice(root.href.length).replace(/\.ts$/, '').replaceAll('/', '_');
+  const dist = new URL('dist/cli/', root);
+  const module = new URL(`${name}.mjs`, dist);
+  const entry = new URL('server_harness_worker-entry.mjs', dist);
+  if (!existsSync(module) || !existsSync(entry)) return undefined;
+  return { entry, module: module.href };
+}
 const WATCH_EVERY_MS = 20;
+
+function toModuleUrl(module: string): string {
+  return module.startsWith('file:') ? module : pathToFileURL(module).href;
+}
+
+function startWorker(moduleUrl: string, watchdog: SharedArrayBuffer): Worker {
+  const bundled = bundledWorker(moduleUrl);
+  return new Worker(bundled?.entry ?? BOOT, {
+    workerData: bundled
+      ? { module: bundled.module, watchdog }
+      : { entry: ENTRY, module: moduleUrl, watchdog },
+    // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
+    resourceLimits: { stackSizeMb: 16 },
+  });
+}
+
+interface Spare {
+  worker: Worker;
+  watchdog: SharedArrayBuffer;
+  ready: boolean;
+  dead: boolean;
+  onMessage: (msg: { ready?: boolean }) => void;
+  onGone: () => void;
+}
+
+/** Workers started ahead of their pool (prestartWorker), by handlers module URL. */
+const spares = new Map<string, Spare>();
+
+/**
+ * Starts a worker for `module` now, before the pool that will use it exists: a thread loads its
+ * handlers module in about as long as the CLI opens its database, so a `harness rollout` overlaps
+ * the two. The first pool of that module adopts it; an unused one never keeps the process alive
+ * (dropSpareWorkers ends it). Returns the worker's thread id.
+ */
+export function prestartWorker(module: string): number {
+  const moduleUrl = toModuleUrl(module);
+  const started = spares.get(moduleUrl);
+  if (started) return started.worker.threadId;
+  const watchdog = new SharedArrayBuffer(WATCHDOG_BYTES);
+  const worker = startWorker(moduleUrl, watchdog);
+  worker.unref();
+  const spare: Spare = {
+    worker,
+    watchdog,
+    ready: false,
+    dead: false,
+    onMessage: (msg) => {
+      if (msg.ready) spare.ready = true;
+    },
+    onGone: () => {
+      spare.dead = true;
+      if (spares.get(moduleUrl) === spare) spares.delete(moduleUrl);
+    },
+  };
+  worker.on('message', spare.onMessage);
+  worker.on('error', spare.onGone);
+  worker.on('exit', spare.onGone);
+  spares.set(moduleUrl, spare);
+  return worker.threadId;
+}
+
+/** Prestarted workers no pool has taken yet. */
+export function spareWorkers(): number {
+  return spares.size;
+}
+
+/** Ends the workers prestartWorker started that no pool took. */
+export async function dropSpareWorkers(): Promise<void> {
+  const left = [...spares.values()];
+  spares.clear();
+  await Promise.all(left.map((s) => s.worker.terminate()));
+}
+
+function takeSpare(moduleUrl: string): Spare | undefined {
+  const spare = spares.get(moduleUrl);
+  if (!spare) return undefined;
+  spares.delete(moduleUrl);
+  spare.worker.off('message', spare.onMessage);
+  spare.worker.off('error', spare.onGone);
+  spare.worker.off('exit', spare.onGone);
+  if (spare.dead) return undefined;
+  spare.worker.ref();
+  return spare;
+}
 
 export class IsolatedPool {
   private readonly slots: Slot[] = [];
@@ -97,9 +202,7 @@ export class IsolatedPool {
     this.hookLimitMs = options.hookLimitMs ?? 1000;
     this.size = options.size;
     this.idleMs = options.idleMs;
-    this.moduleUrl = options.module.startsWith('file:')
-      ? options.module
-      : pathToFileURL(options.module).href;
+    this.moduleUrl = toModuleUrl(options.module);
   }
 
   /** Worker threads alive or starting now (at most `size`). */
@@ -113,12 +216,9 @@ export class IsolatedPool {
   }
 
   private spawn(): Slot {
-    const watchdog = new SharedArrayBuffer(WATCHDOG_BYTES);
-    const worker = new Worker(BOOT, {
-      workerData: { entry: ENTRY, module: this.moduleUrl, watchdog },
-      // A deeper native stack keeps QuickJS's own stack-overflow checks ahead of V8's.
-      resourceLimits: { stackSizeMb: 16 },
-    });
+    const spare = takeSpare(this.moduleUrl);
+    const watchdog = spare?.watchdog ?? new SharedArrayBuffer(WATCHDOG_BYTES);
+    const worker = spare?.worker ?? startWorker(this.moduleUrl, watchdog);
     const slot: Slot = {
       worker,
       watchdog,
@@ -127,24 +227,31 @@ export class IsolatedPool {
       dead: false,
       idleTimer: undefined,
     };
-    worker.on(
-      'message',
-      (msg: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: WireError }) => {
-        if (msg.ready) {
-          slot.ready = true;
-          this.idle(slot);
-          this.pump();
-          return;
-        }
-        const job = slot.job;
-        if (!job || job.id !== msg.id) return;
-        slot.job = undefined;
+    const onMessage = (msg: {
+      ready?: boolean;
+      id?: number;
+      ok?: boolean;
+      value?: unknown;
+      error?: WireError;
+    }) => {
+      if (msg.ready) {
+        if (slot.dead) return;
+        slot.ready = true;
         this.idle(slot);
-        if (msg.ok) job.resolve(msg.value);
-        else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
         this.pump();
-      },
-    );
+        return;
+      }
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      slot.job = undefined;
+      this.idle(slot);
+      if (msg.ok) job.resolve(msg.value);
+      else job.reject(fromWireError(msg.error ?? { name: 'Error', message: 'error in worker' }));
+      this.pump();
+    };
+    worker.on('message', onMessage);
+    // A spare that became ready before this pool took it: its ready message has been and gone.
+    if (spare?.ready) queueMicrotask(() => onMessage({ ready: true }));
     worker.on('error', (err) =>
       this.lost(slot, new WorkerCrashError(`worker crashed: ${err.message}`, { cause: err })),
     );

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { modeSentence, type TokenPrice } from '../../../contracts/llm.ts';
 import { configuredPrice, runLlmReport } from '../../rollouts/llm-report.ts';
 import type { RunMetrics } from '../../rollouts/metrics.ts';
@@ -14,6 +15,11 @@ import {
   UsageError,
 } from '../command.ts';
 import { loadSpec } from '../spec-input.ts';
+
+/** The handlers module of the rollout engine's worker threads (server/rollouts/default-engine.ts). */
+const ROLLOUT_HANDLERS = fileURLToPath(
+  new URL('../../rollouts/worker-handlers.ts', import.meta.url),
+);
 
 /** The one-line progress bar of a rollout on stderr. */
 export function progressLine(
@@ -50,14 +56,23 @@ export const command: Command = {
   },
   async run({ values, io, services, config }) {
     const input = launchInput(values);
-    const { rollouts } = await services();
-    const { runId } = await rollouts.launchRun(input);
-    await followAndReport(rollouts, runId, io, {
-      json: flag(values, 'json'),
-      resumeIntervalMs: config.RESUME_INTERVAL_MS,
-      price: configuredPrice(config) ?? null,
-    });
-    return 0;
+    const local =
+      input.queue === 'local' || (!input.queue && !(config.REDIS_URL && config.DATABASE_URL));
+    // The episode thread loads its modules while the database opens (they take about as long).
+    const pool = local ? await import('../../harness/worker-pool.ts') : undefined;
+    pool?.prestartWorker(ROLLOUT_HANDLERS);
+    try {
+      const { rollouts } = await services();
+      const { runId } = await rollouts.launchRun(input);
+      await followAndReport(rollouts, runId, io, {
+        json: flag(values, 'json'),
+        resumeIntervalMs: config.RESUME_INTERVAL_MS,
+        price: configuredPrice(config) ?? null,
+      });
+      return 0;
+    } finally {
+      await pool?.dropSpareWorkers();
+    }
   },
 };
 
@@ -78,10 +93,23 @@ export async function followAndReport(
   } finally {
     resumer.stop();
   }
-  const llm = o.price === undefined ? undefined : await llmSummary(rollouts, runId, o.price);
+  const llm =
+    o.price === undefined || !(await mayCallModel(summary.policy))
+      ? undefined
+      : await llmSummary(rollouts, runId, o.price);
   const out = { ...report(summary, await rollouts.allEpisodes(runId)), ...(llm ? { llm } : {}) };
   if (o.json) io.out(json(out));
   else printReport(io, out, summary.metrics);
+}
+
+/** A scripted policy calls no model: its run has no LLM use to report, so its queries are skipped. */
+async function mayCallModel(policyId: string): Promise<boolean> {
+  const { getPolicy } = await import('../../policies/index.ts');
+  try {
+    return getPolicy(policyId).descriptor.kind !== 'scripted';
+  } catch {
+    return true;
+  }
 }
 
 /** A run's LLM use for the report: tokens, cost estimate and mode, when its policy reported any. */

@@ -1,5 +1,6 @@
 // Handlers for IsolatedPool tests: run one harnessed episode (fake bridges or the registry) from a
 // spec, a seed and a scripted action list, inside a worker thread.
+import { threadId } from 'node:worker_threads';
 import type { Action, Evaluation } from '../../../bridges/core/types.ts';
 import { builtInBridges } from '../../../bridges/index.ts';
 import { createHarness } from '../harness.ts';
@@ -43,6 +44,9 @@ export const handlers = {
   },
   async echo(input: unknown): Promise<unknown> {
     return input;
+  },
+  async threadId(): Promise<number> {
+    return threadId;
   },
   async sleep(input: unknown): Promise<number> {
     const ms = (input as { ms: number }).ms;

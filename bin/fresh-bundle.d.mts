@@ -1,0 +1,1 @@
+export function freshBundle(root: URL, env?: Record<string, string | undefined>): URL | undefined;

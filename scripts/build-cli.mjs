@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// Builds the CLI and the worker-thread entries into dist/cli/ with esbuild, so `harness` starts
+// without compiling TypeScript (bin/harness.mjs falls back to tsx when the bundle is missing or
+// older than a source). Runs on `npm ci` (prepare) and `npm run build:cli`.
+//
+// - Packages stay external: node loads them from node_modules as it does under tsx (wasm files,
+//   Prisma's runtime, native modules, playwright keep their own loading).
+// - Code splitting: the commands stay lazy chunks, and the main entry and the worker entries share
+//   their common chunks.
+// - `import.meta.url` in a source file becomes that source file's URL, so files read beside the
+//   sources (sandbox guest code, prompts, task data, schemas) are found as they are under tsx.
+// - dist/cli/inputs.json lists the sources the bundle was built from, for the freshness check.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist/cli');
+
+/**
+ * Worker-thread modules, bundled as their own entries: an IsolatedPool started from the bundle runs
+ * `<name>.mjs` from here instead of registering tsx in every thread (server/harness/worker-pool.ts).
+ * The name is the source path with `/` as `_`, which is how the pool finds them.
+ */
+export const WORKER_MODULES = [
+  'server/harness/worker-entry.ts',
+  'server/rollouts/worker-handlers.ts',
+  'server/cli/episode-worker.ts',
+  'server/serve/session-worker.ts',
+  'server/api/studio-handlers.ts',
+  'server/harnesses/validate-worker.ts',
+  'server/lint/worker.ts',
+];
+
+export function bundledName(source) {
+  return source.replace(/\.ts$/, '').replaceAll('/', '_');
+}
+
+/** `import.meta.url` of a source file, as seen from a file in dist/cli/. */
+const sourceUrl = {
+  name: 'source-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const relative = path.relative(OUT, args.path).split(path.sep).join('/');
+      const url = `new URL(${JSON.stringify(relative)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+    });
+  },
+};
+
+export async function buildCli() {
+  const started = performance.now();
+  // Sources saved while esbuild reads them are newer than this, so the bundle counts as stale.
+  const builtAt = Date.now();
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const entryPoints = { main: 'server/cli/main.ts' };
+  for (const source of WORKER_MODULES) entryPoints[bundledName(source)] = source;
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints,
+    outdir: OUT,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'warning',
+    // Tells worker-pool.ts that the worker modules above exist as bundles beside it.
+    define: { __HARNESS_BUNDLE__: 'true' },
+    plugins: [sourceUrl],
+  });
+  // This script and package.json (its `imports` map) shape the bundle too.
+  const inputs = [
+    'scripts/build-cli.mjs',
+    'package.json',
+    ...Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules/')),
+  ];
+  writeFileSync(path.join(OUT, 'inputs.json'), `${JSON.stringify({ builtAt, inputs })}\n`);
+  return { ms: performance.now() - started, inputs: inputs.length };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const { ms, inputs } = await buildCli();
+  console.log(`harness: CLI bundle built in dist/cli (${inputs} sources, ${ms.toFixed(0)} ms)`);
+}
