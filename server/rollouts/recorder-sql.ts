@@ -1,13 +1,13 @@
 // The recorder's SQL: one statement per batch of claims and results, built from the CTEs below
 // (data-modifying CTEs over JSON-encoded rows). See recorder.ts for the exactly-once rules.
 import { Prisma } from '../db/generated/client.ts';
-import type { Db } from '../db/index.ts';
+import { type Db, pgliteOf } from '../db/index.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
 /** Moves runs queued -> running (once: the status test is re-checked after a lock wait). */
-export function startRunsSql(db: Db, runIds: string[]) {
-  return db.$executeRaw`
+export function startRunsSql(runIds: string[]): Prisma.Sql {
+  return Prisma.sql`
     WITH s AS (
       UPDATE "Run" SET status = 'running', "startedAt" = now()
       WHERE id = ANY(${runIds}::text[]) AND status = 'queued' RETURNING id)
@@ -16,8 +16,8 @@ export function startRunsSql(db: Db, runIds: string[]) {
 }
 
 /** Drops the steps an earlier attempt of a retried, still running episode left. */
-export function dropStaleStepsSql(db: Db, retried: { id: string; attempt: number }[]) {
-  return db.$executeRaw`
+export function dropStaleStepsSql(retried: { id: string; attempt: number }[]): Prisma.Sql {
+  return Prisma.sql`
     DELETE FROM "Step" AS s USING "Episode" AS e, json_to_recordset(${json(retried)}::json) AS v(id text, attempt int)
     WHERE s."episodeId" = v.id AND e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'`;
 }
@@ -156,8 +156,8 @@ const eventsCte = (b: Batch) => Prisma.sql`
     RETURNING 1)`;
 
 /** Claims, results, steps, run counters and events of one batch, in one statement. */
-export function recordBatchSql(db: Db, b: Batch) {
-  return db.$queryRaw<BatchOutcome[]>`
+export function recordBatchSql(b: Batch): Prisma.Sql {
+  return Prisma.sql`
     WITH
     cfg AS (SELECT set_config('synchronous_commit', ${b.syncCommit}, true) AS v),
     ${claimedCte(b)},
@@ -171,4 +171,29 @@ export function recordBatchSql(db: Db, b: Batch) {
       (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
       (SELECT count(*) FROM ins)::int AS steps,
       (SELECT count(*) FROM ev)::int AS events`;
+}
+
+/**
+ * Runs a batch's statements in one transaction; the last one is recordBatchSql, whose outcome is
+ * returned. On PGlite they go to the instance itself: a raw query through Prisma serialises its
+ * parameters to JSON and parses them back, and a batch's rows are one large JSON parameter — that
+ * round trip cost more CPU than the insert. Same SQL, same transaction, same results.
+ */
+export async function runBatch(
+  db: Db,
+  statements: Prisma.Sql[],
+): Promise<BatchOutcome | undefined> {
+  const lite = pgliteOf(db);
+  if (lite) {
+    const run = async (q: Pick<typeof lite, 'query'>) => {
+      let last: BatchOutcome[] = [];
+      for (const st of statements) last = (await q.query<BatchOutcome>(st.text, st.values)).rows;
+      return last[0];
+    };
+    return statements.length === 1 ? run(lite) : lite.transaction(run);
+  }
+  const last = statements.length - 1;
+  const queries = statements.map((st, i) => (i === last ? db.$queryRaw(st) : db.$executeRaw(st)));
+  const results = queries.length === 1 ? [await queries[0]] : await db.$transaction(queries);
+  return (results[last] as BatchOutcome[])[0];
 }
