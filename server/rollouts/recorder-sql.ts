@@ -101,21 +101,12 @@ const stepsCte = (b: Batch) => Prisma.sql`
     WHERE s."episodeId" IN (SELECT id FROM won)
     RETURNING 1)`;
 
-// A batch of claims only (a worker taking its next episode) or of results only is the usual case:
-// its other half is left out instead of planned and run over empty inputs (same columns, no rows),
-// which made a claim cost about as much server CPU as a result.
+// A batch of results only (no claim joined it) leaves the claims out instead of planning and running
+// them over an empty list (same columns, no rows).
 const noClaims = Prisma.sql`
   claimed AS (
     SELECT NULL::text AS id, NULL::text AS "runId", NULL::int AS attempt, NULL::text AS "taskId",
       NULL::int AS seed, NULL::int AS "startSeed", NULL::int AS ordinal WHERE false)`;
-
-const noResults = Prisma.sql`
-  won AS (
-    SELECT NULL::text AS id, NULL::text AS "runId", NULL::int AS ordinal, NULL::text AS "taskId",
-      NULL::int AS seed, NULL::int AS "startSeed", NULL::text AS outcome, NULL::text AS "failureCategory",
-      NULL::text AS "errorKind", NULL::text AS "errorMessage", NULL::int AS steps, NULL::float8 AS reward,
-      NULL::int AS "durationMs" WHERE false),
-  ins AS (SELECT 1 WHERE false)`;
 
 /** Run counters and completion, counting each winning result once. */
 const runsCte = Prisma.sql`
@@ -174,13 +165,42 @@ const eventsCte = (b: Batch) => Prisma.sql`
     ORDER BY x."runId", x.grp, x.ord
     RETURNING 1)`;
 
+/**
+ * A batch of claims only (a worker taking its next episode) changes no counter: its runs are
+ * locked (FOR UPDATE, the lock the run update takes) rather than rewritten, and the statement is a
+ * fraction of the full one for the server to plan — planning was most of a claim's cost.
+ */
+function claimsOnlySql(b: Batch): Prisma.Sql {
+  return Prisma.sql`
+    WITH
+    cfg AS (SELECT set_config('synchronous_commit', ${b.syncCommit}, true) AS v),
+    ${claimedCte(b)},
+    runs AS (SELECT id FROM "Run" WHERE id IN (SELECT "runId" FROM claimed) ORDER BY id FOR UPDATE),
+    ev AS (
+      INSERT INTO "RunEvent" ("runId", "type", "payload")
+      SELECT c."runId", 'episode_started'::"RunEventType", jsonb_build_object('episodeId', c.id,
+        'ordinal', c.ordinal, 'taskId', c."taskId", 'seed', c.seed, 'attempt', c.attempt,
+        'workerId', ${b.workerId}::text)
+      FROM claimed AS c JOIN runs ON runs.id = c."runId"
+      ORDER BY c."runId", c.ordinal
+      RETURNING 1)
+    SELECT
+      (SELECT v FROM cfg) AS cfg,
+      (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
+      '[]'::jsonb AS won,
+      0 AS steps,
+      (SELECT count(*) FROM ev)::int AS events`;
+}
+
 /** Claims, results, steps, run counters and events of one batch, in one statement. */
 export function recordBatchSql(b: Batch): Prisma.Sql {
+  if (b.rows.length === 0) return claimsOnlySql(b);
   return Prisma.sql`
     WITH
     cfg AS (SELECT set_config('synchronous_commit', ${b.syncCommit}, true) AS v),
     ${b.claimIds.length > 0 ? claimedCte(b) : noClaims},
-    ${b.rows.length > 0 ? Prisma.sql`${wonCte(b)}, ${stepsCte(b)}` : noResults},
+    ${wonCte(b)},
+    ${stepsCte(b)},
     ${runsCte},
     ${eventsCte(b)}
     SELECT
