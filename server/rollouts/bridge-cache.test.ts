@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bridge, BridgeResolver } from '../../bridges/core/types.ts';
-import { keepLoaded } from './worker-handlers.ts';
+import { keepLoaded } from './bridge-cache.ts';
 
 describe('keepLoaded', () => {
   it('loads a bridge once per thread, and asks again after a failed or unknown lookup', async () => {
