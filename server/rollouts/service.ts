@@ -273,6 +273,8 @@ export class Rollouts {
       for await (const _ of this.events.wakes(runId, stream)) {
         const now = await status();
         if (!now || isFinalStatus(now.status)) break;
+        // A busy run wakes its waiters at every write (hundreds a second): one look per 25 ms.
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     }
     return this.getRunSummary(runId);
