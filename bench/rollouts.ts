@@ -1,22 +1,28 @@
 // Rollout throughput: (1) a household run of 500 episodes with a scripted policy on the embedded
-// stack (PGlite in a folder, IsolatedPool workers, trajectories persisted); (2) the same kind of run
-// through BullMQ on the local Redis + a throw-away PostgreSQL database, with 1 and then 2 `harness
-// worker` processes, and the ratio. Runnable alone: `npx tsx bench/rollouts.ts`.
+// stack (PGlite in a folder, IsolatedPool workers, trajectories persisted), its CPU per episode over
+// all threads, and a harnessed (Stage + Contract) run against a raw one on the same task; (2) the
+// same kind of run through BullMQ on the local Redis + a throw-away PostgreSQL database, with 1 and
+// then 2 `harness worker` processes: the ratio, the CPU per episode of each part (workers, the
+// database's backends, Redis, the producer) and the ceiling those give with the parts on separate
+// machines. Runnable alone: `npx tsx bench/rollouts.ts [embedded|bullmq]`.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { builtInBridges, getBridge } from '../bridges/index.ts';
+import { firstBase } from '../contracts/spec.ts';
 import { config } from '../server/config.ts';
 import { openDb } from '../server/db/index.ts';
 import type { HarnessSpec } from '../server/harness/spec.ts';
+import { findMugScene, mugSpec, potatoTaskId } from '../server/harness/testing/mug-example.ts';
 import { defaultEngine } from '../server/rollouts/default-engine.ts';
 import type { LaunchRunInput, Rollouts } from '../server/rollouts/service.ts';
 import { testRollouts } from '../server/rollouts/testing.ts';
 import { obliterateQueues, REDIS_URL, startHarnessWorker } from '../server/testing/processes.ts';
-import type { BenchRow } from './row.ts';
+import { type BenchRow, loadNow } from './row.ts';
 
 const POLICY = 'scripted:household-explorer';
 const PG_ADMIN = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -39,6 +45,41 @@ async function timedRun(rollouts: Rollouts, input: LaunchRunInput) {
   return { runId, summary, seconds };
 }
 
+/** Interleaved halves of two kinds of run, so that a change in the machine's load hits both. */
+async function alternate(
+  rollouts: Rollouts,
+  inputs: [LaunchRunInput, LaunchRunInput],
+  rounds: number,
+): Promise<{ rate: number; steps: number; n: number }[]> {
+  const sums = inputs.map(() => ({ seconds: 0, n: 0, steps: 0 }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, input] of inputs.entries()) {
+      const { summary, seconds } = await timedRun(rollouts, input);
+      const sum = sums[i] as (typeof sums)[number];
+      sum.seconds += seconds;
+      sum.n += summary.episodesDone;
+      sum.steps += (summary.metrics.meanSteps ?? 0) * summary.episodesDone;
+    }
+  }
+  return sums.map((x) => ({ rate: x.n / x.seconds, steps: x.steps / x.n, n: x.n }));
+}
+
+/** The paper's Stage (hide the mug) + Contract (3 hooks) on its household task, without the chain. */
+async function harnessedSpecs(): Promise<{
+  raw: HarnessSpec;
+  harnessed: HarnessSpec;
+  seed: number;
+}> {
+  const scene = await findMugScene();
+  const chain = mugSpec(scene, await potatoTaskId()).env;
+  if (chain.type !== 'chain') throw new Error('unexpected mug spec');
+  return {
+    raw: { version: 1, env: { type: 'base', bridge: 'household', task: scene.taskId } },
+    harnessed: { version: 1, env: chain.first },
+    seed: scene.seed,
+  };
+}
+
 async function embedded(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-rollouts-'));
   const handle = await openDb({ kind: 'pglite', dir: path.join(dir, 'pglite') });
@@ -46,17 +87,23 @@ async function embedded(): Promise<BenchRow[]> {
   const rollouts = testRollouts(handle, defaultEngine(builtInBridges), { concurrency });
   try {
     const run = await householdRun(50, 10);
-    // Warm the worker pool (thread start + module load happen once per process).
-    await timedRun(rollouts, {
+    // Warm up: worker threads start and load their modules once per process, and V8 compiles the
+    // hot JavaScript and PGlite's WebAssembly on background threads over the first few hundred
+    // episodes (after a handful of episodes the CPU per episode is about twice the steady one). A
+    // served studio is warm; the cold figure goes in the note.
+    const warm0 = process.cpuUsage();
+    const warm = await timedRun(rollouts, {
       spec: run.spec,
-      taskIds: run.taskIds.slice(0, 4),
+      taskIds: run.taskIds,
       policy: POLICY,
-      k: 2,
+      k: 6,
       queue: 'local',
       concurrency,
     });
+    const warmCpu = process.cpuUsage(warm0);
+    const coldMs = (warmCpu.user + warmCpu.system) / 1000 / warm.summary.episodesDone;
     const before = { ...rollouts.localQueue().recorder.stats };
-    const load = loadavg()[0] ?? 0;
+    const load = loadNow();
     const cpu0 = process.cpuUsage();
     const { runId, summary, seconds } = await timedRun(rollouts, {
       spec: run.spec,
@@ -73,20 +120,48 @@ async function embedded(): Promise<BenchRow[]> {
     const steps = await handle.db.step.count({ where: { episode: { runId } } });
     const n = summary.episodesDone;
     const m = summary.metrics;
+
+    // Harnessed against raw on the mug task: one start state (a group of all K), alternated.
+    const specs = await harnessedSpecs();
+    const k = 30;
+    const same = { policy: POLICY, k, groupSize: k, seed: specs.seed, queue: 'local' as const };
+    const harnessLoad = loadNow();
+    const [raw, harnessed] = await alternate(
+      rollouts,
+      [
+        { ...same, spec: specs.raw, taskIds: [firstBase(specs.raw.env).task] },
+        { ...same, spec: specs.harnessed, taskIds: [firstBase(specs.raw.env).task] },
+      ],
+      2,
+    );
+    if (!raw || !harnessed) throw new Error('no harnessed comparison');
     return [
       {
+        id: 'rollouts.embedded_eps',
         name: `household ${n} episodes, embedded (PGlite, pool ${concurrency})`,
         value: n / seconds,
         unit: 'episodes/s',
-        note: `${seconds.toFixed(1)} s, ${steps} steps persisted, success ${((m.successRate ?? 0) * 100).toFixed(0)}%, mean steps ${m.meanSteps?.toFixed(1)}, ${stats.flushes - before.flushes} write transactions, load average ${load.toFixed(1)}`,
+        note: `target >= 300; ${seconds.toFixed(1)} s, ${steps} steps persisted, success ${((m.successRate ?? 0) * 100).toFixed(0)}%, mean steps ${m.meanSteps?.toFixed(1)}, ${stats.flushes - before.flushes} write transactions`,
+        load,
       },
       {
-        // CPU time of the whole process (main thread with PGlite + pool threads): what the run
-        // costs however busy the machine is, and the rate two idle cores would give.
-        name: 'embedded CPU time per episode (all threads)',
+        // CPU time of the whole process: the main thread with PGlite (in-process WebAssembly
+        // PostgreSQL), the pool's threads and V8's background threads. What the run costs however
+        // busy the machine is, and the rate two idle cores would give.
+        id: 'rollouts.embedded_cpu_ms_per_episode',
+        name: 'embedded CPU time per episode (all threads, PGlite in-process)',
         value: cpuMs / n,
         unit: 'ms',
-        note: `=> ${((2 * 1000 * n) / cpuMs).toFixed(0)} episodes/s on 2 idle cores`,
+        note: `target <= 3; => ${((2 * 1000 * n) / cpuMs).toFixed(0)} episodes/s on 2 idle cores; the process's first ${warm.summary.episodesDone} episodes (warm-up, thread start included): ${coldMs.toFixed(1)} ms`,
+        load,
+      },
+      {
+        id: 'rollouts.harnessed_over_raw',
+        name: 'harnessed (Stage + Contract) / raw household episodes/s',
+        value: harnessed.rate / raw.rate,
+        unit: 'x',
+        note: `target >= 0.6; ${harnessed.n} + ${raw.n} episodes alternated on one task and start state: harnessed ${harnessed.rate.toFixed(0)}/s (${harnessed.steps.toFixed(1)} steps), raw ${raw.rate.toFixed(0)}/s (${raw.steps.toFixed(1)} steps); steps/s ratio ${((harnessed.rate * harnessed.steps) / (raw.rate * raw.steps)).toFixed(2)}`,
+        load: harnessLoad,
       },
     ];
   } finally {
@@ -96,25 +171,54 @@ async function embedded(): Promise<BenchRow[]> {
   }
 }
 
-async function admin(sql: string): Promise<void> {
+async function admin<T = unknown>(sql: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: PG_ADMIN });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql, values)).rows as T[];
   } finally {
     await client.end();
   }
 }
 
-/** User + system CPU of a process so far (Linux /proc, 100 ticks a second), in ms. */
-function procCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+/** User + system CPU of a process so far, all its threads (Linux /proc, 100 ticks a second), in ms. */
+function procCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
-    return 0;
+    return undefined;
+  }
+}
+
+/**
+ * CPU of the PostgreSQL backends serving one database (pg_stat_statements is not preloaded on the
+ * local server, and it times statements rather than CPU): /proc of each backend pid. A backend that
+ * ends inside the window takes its CPU with it; `lost` counts them.
+ */
+async function backendsCpu(database: string): Promise<Map<number, number>> {
+  const rows = await admin<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+    database,
+  ]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = procCpuMs(pid);
+    if (ms !== undefined) cpu.set(pid, ms);
+  }
+  return cpu;
+}
+
+/** Redis's own CPU so far (INFO cpu: its whole process, whoever else uses the server), in ms. */
+async function redisCpuMs(): Promise<number> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  try {
+    const info = await redis.info('cpu');
+    const field = (k: string) => Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+    return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -131,6 +235,19 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
   );
 }
 
+interface ScaleMeasure {
+  rate: number;
+  n: number;
+  seconds: number;
+  load: number;
+  /** CPU per episode (ms) of the workers, the database's backends, Redis and this process. */
+  worker: number;
+  postgres: number;
+  redis: number;
+  producer: number;
+  lostBackends: number;
+}
+
 async function scaleOut(): Promise<BenchRow[]> {
   const name = `bench_rollouts_${randomBytes(4).toString('hex')}`;
   await admin(`CREATE DATABASE "${name}"`);
@@ -145,8 +262,8 @@ async function scaleOut(): Promise<BenchRow[]> {
   const env = { DATABASE_URL: url.toString(), REDIS_URL };
   const children: ChildProcess[] = [];
   try {
-    const run = await householdRun(40, 10);
-    const measure = async (workers: number, seed: number) => {
+    const run = await householdRun(25, 10);
+    const measure = async (workers: number, seed: number): Promise<ScaleMeasure> => {
       const started = Array.from({ length: workers }, () =>
         startHarnessWorker(['--inline', '--concurrency', '2', '--queue-name', queueName], env),
       );
@@ -161,8 +278,11 @@ async function scaleOut(): Promise<BenchRow[]> {
         seed: seed + 500,
         queue: 'bullmq',
       });
-      const load = loadavg()[0] ?? 0;
-      const cpu0 = started.map((s) => procCpuMs(s.child.pid));
+      const load = loadNow();
+      const workers0 = started.map((s) => procCpuMs(s.child.pid) ?? 0);
+      const pg0 = await backendsCpu(name);
+      const redis0 = await redisCpuMs();
+      const producer0 = process.cpuUsage();
       const r = await timedRun(rollouts, {
         spec: run.spec,
         taskIds: run.taskIds,
@@ -171,36 +291,109 @@ async function scaleOut(): Promise<BenchRow[]> {
         seed,
         queue: 'bullmq',
       });
-      const cpuMs = started.reduce((sum, s, i) => sum + procCpuMs(s.child.pid) - (cpu0[i] ?? 0), 0);
+      const producer = process.cpuUsage(producer0);
+      const redis = (await redisCpuMs()) - redis0;
+      const pg1 = await backendsCpu(name);
+      const worker = started.reduce(
+        (sum, s, i) => sum + (procCpuMs(s.child.pid) ?? 0) - (workers0[i] ?? 0),
+        0,
+      );
+      let postgres = 0;
+      for (const [pid, ms] of pg1) postgres += ms - (pg0.get(pid) ?? 0);
+      const lostBackends = [...pg0.keys()].filter((pid) => !pg1.has(pid)).length;
       await stopWorkers(started.map((s) => s.child));
+      const n = r.summary.episodesDone;
       return {
-        rate: r.summary.episodesDone / r.seconds,
-        n: r.summary.episodesDone,
+        rate: n / r.seconds,
+        n,
         seconds: r.seconds,
         load,
-        cpuMs,
+        worker: worker / n,
+        postgres: postgres / n,
+        redis: redis / n,
+        producer: (producer.user + producer.system) / 1000 / n,
+        lostBackends,
       };
     };
     const one = await measure(1, 2000);
     const two = await measure(2, 2000);
+    // With each part on a machine of its own, a part can serve 1000 / (its CPU ms per episode)
+    // episodes a second per core: W single-threaded workers, and PostgreSQL, Redis (single-threaded)
+    // and the producer on one core each. Figures of the 1-worker run (the least contended).
+    const perCore = (ms: number) => (ms > 0 ? 1000 / ms : Number.POSITIVE_INFINITY);
+    const ceiling = (w: number) => {
+      const bounds: [string, number][] = [
+        [`${w} workers`, w * perCore(one.worker)],
+        ['PostgreSQL', perCore(one.postgres)],
+        ['Redis', perCore(one.redis)],
+        ['producer', perCore(one.producer)],
+      ];
+      return bounds.reduce((a, b) => (b[1] < a[1] ? b : a));
+    };
+    const part = (m: ScaleMeasure) =>
+      `${m.n} episodes, ${m.seconds.toFixed(1)} s, load average ${m.load.toFixed(1)}`;
+    const w4 = ceiling(4);
     return [
       {
         name: `BullMQ 1 worker (${one.n} household episodes, PostgreSQL)`,
         value: one.rate,
         unit: 'episodes/s',
-        note: `${one.seconds.toFixed(1)} s, worker CPU ${(one.cpuMs / one.n).toFixed(1)} ms/episode, load average ${one.load.toFixed(1)}`,
+        note: `${one.seconds.toFixed(1)} s, worker CPU ${one.worker.toFixed(1)} ms/episode`,
+        load: one.load,
       },
       {
         name: `BullMQ 2 workers (same run)`,
         value: two.rate,
         unit: 'episodes/s',
-        note: `${two.seconds.toFixed(1)} s, worker CPU ${(two.cpuMs / two.n).toFixed(1)} ms/episode, load average ${two.load.toFixed(1)}`,
+        note: `${two.seconds.toFixed(1)} s, worker CPU ${two.worker.toFixed(1)} ms/episode`,
+        load: two.load,
       },
       {
         name: 'BullMQ 2 workers / 1 worker',
         value: two.rate / one.rate,
         unit: 'x',
         note: 'target >= 1.7 (2 cores shared with the rest of the machine)',
+        load: two.load,
+      },
+      {
+        id: 'bullmq.worker_cpu_ms_per_episode',
+        name: 'BullMQ worker CPU per episode (1 worker)',
+        value: one.worker,
+        unit: 'ms',
+        note: `harness worker --inline, all its threads; ${part(one)}; 2 workers: ${two.worker.toFixed(2)}`,
+        load: one.load,
+      },
+      {
+        id: 'bullmq.postgres_cpu_ms_per_episode',
+        name: 'BullMQ PostgreSQL backends CPU per episode',
+        value: one.postgres,
+        unit: 'ms',
+        note: `/proc of the run database's backends (WAL writer, checkpointer not counted; ${one.lostBackends} backends ended in the window); 2 workers: ${two.postgres.toFixed(2)}`,
+        load: one.load,
+      },
+      {
+        id: 'bullmq.redis_cpu_ms_per_episode',
+        name: 'BullMQ Redis CPU per episode',
+        value: one.redis,
+        unit: 'ms',
+        note: `INFO cpu of the whole server: other users of the local Redis count too; 2 workers: ${two.redis.toFixed(2)}`,
+        load: one.load,
+      },
+      {
+        id: 'bullmq.producer_cpu_ms_per_episode',
+        name: 'BullMQ producer CPU per episode',
+        value: one.producer,
+        unit: 'ms',
+        note: `this process: launch, enqueue, live events, wait; 2 workers: ${two.producer.toFixed(2)}`,
+        load: one.load,
+      },
+      {
+        id: 'bullmq.projected_eps_w4',
+        name: 'BullMQ projected episodes/s, 4 workers on separate machines',
+        value: w4[1],
+        unit: 'episodes/s',
+        note: `bound by ${w4[0]}; one core per worker, PostgreSQL, Redis and producer one core each; W=1: ${ceiling(1)[1].toFixed(0)}, W=2: ${ceiling(2)[1].toFixed(0)}, W=8: ${ceiling(8)[1].toFixed(0)} (${ceiling(8)[0]}), W=16: ${ceiling(16)[1].toFixed(0)} (${ceiling(16)[0]})`,
+        load: one.load,
       },
     ];
   } finally {

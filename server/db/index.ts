@@ -93,6 +93,16 @@ export async function openDb(target: DbTarget, o: OpenOptions = {}): Promise<DbH
     : openPGlite(target);
 }
 
+const embeddedInstances = new WeakMap<PrismaClient, PGlite>();
+
+/**
+ * The PGlite instance under an embedded database's client (undefined on PostgreSQL), for a hot
+ * path that cannot afford Prisma's raw-query parameter handling (rollouts/recorder.ts).
+ */
+export function pgliteOf(db: PrismaClient): PGlite | undefined {
+  return embeddedInstances.get(db);
+}
+
 async function openPGlite(target: { dir: string } | { memory: true }): Promise<DbHandle> {
   const dir = 'dir' in target ? path.resolve(target.dir) : undefined;
   const release = dir ? lockEmbeddedFolder(dir) : () => {};
@@ -134,6 +144,7 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
     }
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const instance = pglite;
+    embeddedInstances.set(db, instance);
     let closed = false;
     return {
       db,

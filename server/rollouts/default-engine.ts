@@ -9,6 +9,7 @@ import { createHarness, nodePaths } from '../harness/index.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { IsolatedPool } from '../harness/worker-pool.ts';
 import { getPolicy } from '../policies/index.ts';
+import { keepLoaded } from './bridge-cache.ts';
 import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
 import { runEpisode } from './episode.ts';
 import type { EpisodeResult } from './types.ts';
@@ -76,7 +77,8 @@ export function poolExecutor(size: number, o: { idleMs?: number } = {}): Episode
 
 /** Episodes on the calling thread (no hook isolation beyond the sandbox's own limits). */
 export function inProcessExecutor(bridges: BridgeResolver): EpisodeExecutor {
-  return { run: (input) => runEpisode(input, bridges), close: async () => {} };
+  const kept = keepLoaded(bridges);
+  return { run: (input) => runEpisode(input, kept), close: async () => {} };
 }
 
 /** How the composition root builds an engine over its bridges. */

@@ -124,6 +124,42 @@ export class RunEvents {
   }
 
   /**
+   * Yields at each notification of the run (or every `pollMs`, the safety net), until the signal
+   * aborts: for a waiter that looks at the run again when woken and needs none of its events.
+   */
+  async *wakes(runId: string, options: Omit<SubscribeOptions, 'untilCompleted'> = {}) {
+    const { signal, pollMs = 1000 } = options;
+    let pending = false;
+    let wake: (() => void) | undefined;
+    const onNotify = () => {
+      pending = true;
+      wake?.();
+    };
+    this.local.on(runId, onNotify);
+    try {
+      await this.ensureRedisSubscriber();
+      while (!signal?.aborted) {
+        pending = false;
+        yield;
+        if (pending) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pollMs);
+          function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+          signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+    } finally {
+      this.local.off(runId, onNotify);
+    }
+  }
+
+  /**
    * Replays stored events after `fromEventId`, then streams new ones as they commit. Each event is
    * yielded once, in id order, whether it was stored before or after the call.
    */

@@ -18,10 +18,10 @@ import type { StepRecord } from '../harness/types.ts';
 import type { RunEvents } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 import {
-  type BatchOutcome,
   type ClaimedEpisode,
   dropStaleStepsSql,
   recordBatchSql,
+  runBatch,
   startRunsSql,
 } from './recorder-sql.ts';
 import type { EpisodeResult } from './types.ts';
@@ -259,19 +259,19 @@ export class EpisodeRecorder {
     const records = ops.filter((o): o is Extract<Op, { kind: 'record' }> => o.kind === 'record');
     const runIds = [...new Set(ops.map((o) => o.req.runId))].sort();
     const db = this.db;
-    const statements: Prisma.PrismaPromise<unknown>[] = [];
+    const statements: Prisma.Sql[] = [];
     // A run moves queued -> running exactly once: under READ COMMITTED the status test is
     // re-checked on the latest row after a lock wait, so only one writer gets the row back.
     const mayStart = [...new Set(claims.map((c) => c.req.runId))].filter(
       (id) => !this.started.has(id),
     );
-    if (mayStart.length > 0) statements.push(startRunsSql(db, mayStart));
+    if (mayStart.length > 0) statements.push(startRunsSql(mayStart));
     // Steps are written only with a winning outcome, so only a retried episode (attempt > 1) can
     // hold rows of an earlier attempt (e.g. from an older version): drop those that are stale.
     const retried = records
       .filter((r) => r.req.attempt > 1)
       .map((r) => ({ id: r.req.id, attempt: r.req.attempt }));
-    if (retried.length > 0) statements.push(dropStaleStepsSql(db, retried));
+    if (retried.length > 0) statements.push(dropStaleStepsSql(retried));
     // On a PostgreSQL server every write holds its runs' row locks until commit (that is what
     // orders event ids). A durable commit waits for the WAL flush — 10 ms and more on a busy disk —
     // and with the lock held every writer of a run would queue behind it. So writes commit
@@ -281,7 +281,7 @@ export class EpisodeRecorder {
     // resumeUnfinishedRuns() dispatches again — never a duplicate. PGlite has no WAL writer
     // (nothing would flush until a later durable commit) and no concurrent writers: it stays durable.
     statements.push(
-      recordBatchSql(db, {
+      recordBatchSql({
         syncCommit: (await isEmbedded(db)) ? 'on' : 'off',
         workerId: this.workerId,
         runIds,
@@ -293,9 +293,7 @@ export class EpisodeRecorder {
       }),
     );
 
-    const results =
-      statements.length === 1 ? [await statements[0]] : await db.$transaction(statements);
-    const main = (results[results.length - 1] as BatchOutcome[])[0];
+    const main = await runBatch(db, statements);
     const claimed = new Map((main?.claimed ?? []).map((c) => [c.id, c]));
     const won = new Set(main?.won ?? []);
     for (const id of mayStart) this.started.add(id);

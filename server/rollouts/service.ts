@@ -255,17 +255,26 @@ export class Rollouts {
     runId: string,
     options: { signal?: AbortSignal; onEvent?: (e: RunEventRecord) => void } = {},
   ): Promise<reads.RunSummary> {
-    const last = await this.events.lastId(runId);
-    const run = await this.db.run.findUnique({ where: { id: runId }, select: { status: true } });
+    const status = () => this.db.run.findUnique({ where: { id: runId }, select: { status: true } });
+    const run = await status();
     if (!run) throw new NotFoundError(`run '${runId}' not found`);
-    if (!isFinalStatus(run.status)) {
-      const from = options.onEvent ? undefined : last;
-      for await (const event of this.events.subscribe(runId, from, {
+    const stream = { pollMs: 500, ...(options.signal ? { signal: options.signal } : {}) };
+    if (isFinalStatus(run.status)) return this.getRunSummary(runId);
+    if (options.onEvent) {
+      for await (const event of this.events.subscribe(runId, undefined, {
+        ...stream,
         untilCompleted: true,
-        pollMs: 500,
-        ...(options.signal ? { signal: options.signal } : {}),
       })) {
-        options.onEvent?.(event);
+        options.onEvent(event);
+      }
+    } else {
+      // Nobody reads the events: look at the run's status when woken instead of reading (and
+      // parsing) every event of the run — two or three per episode, a good part of a producer's CPU.
+      for await (const _ of this.events.wakes(runId, stream)) {
+        const now = await status();
+        if (!now || isFinalStatus(now.status)) break;
+        // A busy run wakes its waiters at every write (hundreds a second): one look per 25 ms.
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     }
     return this.getRunSummary(runId);

@@ -4,10 +4,11 @@
 // from the same configuration as the process's (REMOTE_ENVS).
 import { bridgesFromConfig } from '../bridges.ts';
 import { config } from '../config.ts';
+import { keepLoaded } from './bridge-cache.ts';
 import { runEpisode } from './episode.ts';
 import type { EpisodeInput, EpisodeResult } from './types.ts';
 
-const bridges = bridgesFromConfig(config());
+const bridges = keepLoaded(bridgesFromConfig(config()));
 
 export const handlers = {
   runEpisode: (input: unknown): Promise<EpisodeResult> =>

@@ -1,0 +1,99 @@
+// What the recorder stores is what the episode produced: every step field and the episode's
+// result survive the batch statement (JSON-encoded rows read back with jsonb_to_recordset) as they
+// were, on both databases and on PGlite's direct path.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestDbKind, truncateAll, withTestDb } from '../db/testing.ts';
+import type { StepRecord } from '../harness/types.ts';
+import { RunEvents } from './events.ts';
+import { EpisodeRecorder, stepRow } from './recorder.ts';
+import type { EpisodeResult } from './types.ts';
+
+const odd = 'quotes " and \\ backslash, a tab\t, a newline\n, unicode é 漢字 🙂, </script>';
+
+const steps: StepRecord[] = [
+  {
+    index: 0,
+    action: { name: 'act', args: { command: `go to ${odd}`, n: 0.1 + 0.2, big: 1e21 } },
+    executedAction: { name: 'act', args: { command: 'go to countertop 1' } },
+    rawObservation: { text: odd, data: { nested: [1, { deep: null }], flag: true } },
+    observation: { text: 'You arrive at countertop 1.', data: { x: -2.5 } },
+    reward: 0.125,
+    terminated: false,
+    truncated: false,
+    info: { admissible: ['look', 'inventory', odd], invalid: false, won: false },
+    invalid: false,
+    changes: [{ layer: 'contract', field: 'observation', before: odd, after: 'x' }],
+    leg: 1,
+    state: { agent: { holding: null } },
+    meta: { note: odd },
+    llm: { usage: { prompt: 10, completion: 3, cached: 0 } },
+  } as unknown as StepRecord,
+  {
+    index: 1,
+    action: { name: '__invalid__', args: { raw: odd, reason: 'no' } },
+    executedAction: null,
+    rawObservation: null,
+    observation: { text: 'Invalid action: no' },
+    reward: -1.5e-7,
+    terminated: true,
+    truncated: false,
+    info: {},
+    invalid: true,
+    blocked: 'Nothing happens.',
+    changes: [],
+  },
+];
+
+const result: EpisodeResult = {
+  outcome: 'failure',
+  failureCategory: 'wrong_final_state',
+  steps: 2,
+  invalidActions: 1,
+  envReward: 0.125,
+  durationMs: 12.6,
+  trajectory: steps,
+  taskId: 'task-1',
+  seed: 3,
+  evaluation: { success: false, score: 0.25, metrics: { goal: 0.5 } },
+  reward: { total: -2.75, success: 0, efficiency: 0.1, diversity: 0, spam: 0, invalid: 1 },
+  initialObservation: odd,
+} as unknown as EpisodeResult;
+
+describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kind) => {
+  const db = withTestDb(kind);
+  beforeEach(async () => truncateAll(db()));
+
+  it('stores every step field and the result as the episode produced them', async () => {
+    const run = await db().run.create({
+      data: { policy: 'p', spec: {}, k: 1, maxSteps: 50, rewardParams: {}, episodesTotal: 1 },
+    });
+    const episode = await db().episode.create({
+      data: { runId: run.id, taskId: 'task-1', seed: 3, ordinal: 0 },
+    });
+    const recorder = new EpisodeRecorder('w', { db: db(), events: new RunEvents(db()) });
+    const claimed = await recorder.claim({ id: episode.id, runId: run.id });
+    expect(claimed?.attempt).toBe(1);
+    const won = await recorder.record({ id: episode.id, runId: run.id, attempt: 1, result });
+    expect(won).toBe(true);
+
+    const stored = await db().step.findMany({
+      where: { episodeId: episode.id },
+      orderBy: { index: 'asc' },
+    });
+    expect(stored).toEqual(steps.map((s) => stepRow(episode.id, 1, s)));
+    const e = await db().episode.findUniqueOrThrow({ where: { id: episode.id } });
+    expect(e).toMatchObject({
+      status: 'done',
+      outcome: 'failure',
+      failureCategory: 'wrong_final_state',
+      steps: 2,
+      reward: -2.75,
+      durationMs: 13,
+      evaluation: result.evaluation,
+      initialObservation: odd,
+      costReward: { ...result.reward, invalidActions: 1, envReward: 0.125 },
+    });
+    const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r).toMatchObject({ status: 'completed', episodesDone: 1, episodesFailed: 1 });
+  });
+});
