@@ -1,5 +1,6 @@
 // The embedded queue: episodes of local runs are fed to one executor (by default the isolated worker
-// pool, bounded by maxWorkers for all runs together) with a concurrency limit per run, claimed and
+// pool, bounded by maxWorkers for all runs together, beside the event loop for model-bound episodes,
+// bounded by the executor's capacity) with a concurrency limit per run, claimed and
 // recorded through the batching recorder. Cancelling a run aborts its episodes in flight (their
 // threads are terminated) and records none of them.
 import { randomUUID } from 'node:crypto';
@@ -92,7 +93,9 @@ export class LocalQueue {
   }
 
   private concurrencyOf(run: RunSettings): number {
-    return Math.min(run.concurrency ?? this.defaultConcurrency, this.deps.maxWorkers);
+    const bound =
+      this.executor?.capacity?.({ spec: run.spec, policyId: run.policy }) ?? this.deps.maxWorkers;
+    return Math.min(run.concurrency ?? this.defaultConcurrency, bound);
   }
 
   /** One of the run's slots in the executor; false when the run was cancelled meanwhile. */

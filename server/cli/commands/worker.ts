@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../errors.ts';
 import { startEpisodeWorker } from '../../rollouts/bullmq.ts';
 import { inProcessExecutor, poolExecutor } from '../../rollouts/default-engine.ts';
+import { eventLoopExecutor, splitExecutor } from '../../rollouts/model-bound.ts';
 import { skillBankOptions } from '../../skills/run-options.ts';
 import { type Command, flag, intOption, stringOption, UsageError } from '../command.ts';
 
@@ -46,9 +47,15 @@ export const command: Command = {
             redisUrl,
             ...(queueName ? { queueName } : {}),
             concurrency,
+            // Model-bound episodes (an LLM policy, no hook code) wait on the event loop, so
+            // --concurrency 256 costs no 256 threads: only the others take pool threads.
             executor: flag(values, 'inline')
               ? inProcessExecutor(bridges)
-              : poolExecutor(concurrency),
+              : splitExecutor(
+                  poolExecutor(Math.min(concurrency, config.ROLLOUT_MAX_WORKERS)),
+                  Math.min(concurrency, config.ROLLOUT_MAX_WORKERS),
+                  eventLoopExecutor(bridges),
+                ),
             lockDurationMs: lockMs,
             stalledIntervalMs: stalledMs,
           })
