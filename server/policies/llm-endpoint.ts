@@ -11,6 +11,7 @@ import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/cha
 import { z } from 'zod';
 import type { TokenUsage } from '../../contracts/llm.ts';
 import { capText } from '../../contracts/text.ts';
+import { httpFetch } from './http-fetch.ts';
 
 /** The largest server message kept in an error (a proxy's HTML page is cut). */
 const MAX_SERVER_MESSAGE = 2000;
@@ -49,7 +50,7 @@ export function normalizeErrorBody(text: string): string | undefined {
 }
 
 /** `fetch` for the SDK over `send`: error bodies of any common shape reach it as OpenAI's. */
-export const llmFetch = (send: typeof fetch = fetch) =>
+export const llmFetch = (send: typeof fetch = httpFetch) =>
   async function llmFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const res = await send(input, init);
     if (res.ok) return res;
@@ -68,7 +69,7 @@ export interface LlmClientOptions {
   apiKey?: string | undefined;
   timeoutMs?: number;
   maxRetries?: number;
-  /** The fetch under the SDK (tests hand in a fake); default the global one. */
+  /** The fetch under the SDK (tests hand in a fake); default keep-alive node:http (http-fetch.ts). */
   fetch?: typeof fetch;
 }
 

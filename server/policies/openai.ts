@@ -118,6 +118,23 @@ export function openaiPolicy(model: string): Policy {
   };
 }
 
+const clients = new Map<string, OpenAI>();
+
+/** One SDK client per endpoint and settings: episodes at once share it instead of building their own. */
+function sharedClient(o: {
+  baseURL: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}): OpenAI {
+  const key = JSON.stringify([o.baseURL, o.apiKey ?? '', o.timeoutMs]);
+  let client = clients.get(key);
+  if (!client) {
+    client = llmClient(o);
+    clients.set(key, client);
+  }
+  return client;
+}
+
 /** The endpoint refused the request's tools: auto mode speaks ReAct instead. */
 class ToolsRefused extends Error {}
 
@@ -165,7 +182,7 @@ class OpenAISession implements AgentSession {
       throw new PolicyInfraError(
         'openai policy: no base URL (set OPENAI_BASE_URL or options.baseUrl)',
       );
-    this.client = llmClient({
+    this.client = sharedClient({
       baseURL,
       apiKey: options.apiKey ?? cfg.OPENAI_API_KEY,
       timeoutMs: options.timeoutMs,

@@ -3,6 +3,7 @@
 // it needs no sandbox and no watchdog: it runs on the event loop, hundreds at once, bounded by the
 // run's concurrency only. Every other episode goes to the isolated worker pool, whose threads bound
 // it (README: "Model-bound episodes").
+import { setMaxListeners } from 'node:events';
 import type { BridgeResolver } from '../../bridges/core/types.ts';
 import { nodePaths } from '../../contracts/spec.ts';
 import { createHarness } from '../harness/index.ts';
@@ -51,22 +52,34 @@ function stoppable(policy: Policy, signal: AbortSignal): Policy {
 /** Episodes on the calling thread's event loop; aborting stops one at its next model call. */
 export function eventLoopExecutor(bridges: BridgeResolver): EpisodeExecutor {
   return {
-    run(input, options) {
-      const signal = options?.signal ?? new AbortController().signal;
-      if (signal.aborted) return Promise.reject(new JobAbortedError());
-      const episode = runEpisodeWith(
-        {
-          createHarness: (spec) => createHarness(spec, { bridges }),
-          getPolicy: (id) => stoppable(getPolicy(id), signal),
-        },
-        input,
-      );
-      // A cancelled run does not wait for the episode to notice.
-      const aborted = new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () => reject(new JobAbortedError()), { once: true }),
-      );
-      aborted.catch(() => undefined);
-      return Promise.race([episode, aborted]);
+    async run(input, options) {
+      const signal = options?.signal;
+      if (signal?.aborted) throw new JobAbortedError();
+      // The episode's own signal: listeners on the run's signal (shared by all its episodes) must
+      // not pile up, so the run's holds one per episode in flight, removed when it ends.
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      if (signal) setMaxListeners(0, signal); // one listener per episode in flight is no leak
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const episode = runEpisodeWith(
+          {
+            createHarness: (spec) => createHarness(spec, { bridges }),
+            getPolicy: (id) => stoppable(getPolicy(id), stop.signal),
+          },
+          input,
+        );
+        // A cancelled run does not wait for the episode to notice.
+        const aborted = new Promise<never>((_, reject) =>
+          stop.signal.addEventListener('abort', () => reject(new JobAbortedError()), {
+            once: true,
+          }),
+        );
+        aborted.catch(() => undefined);
+        return await Promise.race([episode, aborted]);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
     },
     close: async () => {},
   };
