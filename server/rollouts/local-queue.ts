@@ -5,6 +5,7 @@
 // threads are terminated) and records none of them.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { reportBackoffs } from './backoff-report.ts';
 import {
   type EpisodeExecutor,
   executorErrorResult,
@@ -56,9 +57,13 @@ export class LocalQueue {
   private idle: (() => void)[] = [];
 
   private readonly defaultConcurrency: number;
+  private readonly stopReporting: () => void;
 
   constructor(private readonly deps: LocalQueueDeps) {
     this.defaultConcurrency = deps.concurrency;
+    // Rate-limit back-offs of this queue's runs reach their run page (model-bound episodes share
+    // this process's gates; episodes in pool threads have their own and are not reported).
+    this.stopReporting = reportBackoffs(deps.events, (runId) => this.runs.has(runId));
     this.recorder = new EpisodeRecorder(`local-${randomUUID().slice(0, 8)}`, {
       db: deps.db,
       events: deps.events,
@@ -252,6 +257,7 @@ export class LocalQueue {
       }
       await this.whenIdle();
     }
+    this.stopReporting();
     await this.recorder.drain();
     await this.executor?.close();
     this.executor = undefined;

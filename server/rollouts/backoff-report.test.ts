@@ -1,0 +1,70 @@
+// A rate limit reaches the run: while an endpoint's gate is closed, the run's back-off (endpoint,
+// wait, retries) is readable from the rollout service; when the endpoint answers again it is gone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInBridges } from '../../bridges/index.ts';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
+import { type ChatRequestBody, startFakeOpenAI } from '../policies/testing/fake-openai.ts';
+import { defaultEngine } from './default-engine.ts';
+import { RunEvents } from './events.ts';
+import { Rollouts } from './service.ts';
+
+const spec: HarnessSpec = {
+  version: 1,
+  env: { type: 'base', bridge: 'household', task: 'eval_seen-001' },
+};
+
+let db: TestDb;
+let rollouts: Rollouts;
+beforeAll(async () => {
+  db = await createTestDb('pglite');
+  rollouts = new Rollouts({
+    db: db.db,
+    dbKind: db.kind,
+    engine: defaultEngine(builtInBridges),
+    events: new RunEvents(db.db),
+    concurrency: 2,
+  });
+});
+afterAll(async () => {
+  await rollouts.close();
+  await db.close();
+});
+
+describe('rate-limit back-off on the run', () => {
+  it('shows while the endpoint is rate limited and goes when it answers again', async () => {
+    const fake = await startFakeOpenAI((request, index) => {
+      if (index === 0) return { status: 429, headers: { 'retry-after-ms': '1500' } };
+      const name = (request.body as ChatRequestBody).tools?.[0]?.function.name ?? 'act';
+      return { toolCalls: [{ name, arguments: { command: 'look' } }] };
+    });
+    try {
+      const { runId } = await rollouts.launchRun({
+        spec,
+        policy: 'openai:fake-model',
+        k: 2,
+        maxSteps: 2,
+        policyOptions: { baseUrl: fake.url },
+      });
+      let seen = await rollouts.backoffs(runId);
+      while (seen.length === 0) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await rollouts.backoffs(runId);
+      }
+      expect(seen).toEqual([
+        {
+          endpoint: `${fake.url} fake-model`,
+          leftMs: expect.any(Number),
+          waitMs: 1500,
+          retries: 1,
+        },
+      ]);
+      expect(seen[0]?.leftMs).toBeGreaterThan(0);
+      const summary = await rollouts.waitForRun(runId);
+      expect(summary.metrics.errors).toBe(0);
+      expect(await rollouts.backoffs(runId)).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
