@@ -140,6 +140,11 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
           <span>
             · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
           </span>
+          {r.concurrency !== null ? (
+            <span data-testid="run-concurrency" title="Episodes at once, as the launch asked">
+              · {r.concurrency} at once
+            </span>
+          ) : null}
           {r.groupSize > 1 ? (
             <Badge
               variant="info"
