@@ -1,8 +1,10 @@
+import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmClient } from './llm-endpoint.ts';
 import {
   EndpointGate,
   type GateState,
+  gateFor,
   onGateChange,
   RateLimitedError,
   retryAfterMs,
@@ -149,6 +151,42 @@ describe('endpoint gate (429 back-off per endpoint)', () => {
     const waiting = gate.enter('r', abort.signal);
     abort.abort(new Error('cancelled'));
     await expect(waiting).rejects.toThrow('cancelled');
+  });
+
+  it("follows another thread's gate of the endpoint, and tells the other threads its own", async () => {
+    // Another thread's gates speak on this channel (a channel never hears its own messages).
+    const peer = new BroadcastChannel('harness:llm-gates');
+    try {
+      const gate = gateFor('http://peer.test/v1', 'm', { baseMs: 5 });
+      const changes: GateState[] = [];
+      stop = onGateChange((s) => {
+        if (s.endpoint === 'http://peer.test/v1 m') changes.push(s);
+      });
+      const heard = new Promise<GateState>((resolve) => {
+        peer.onmessage = (e: unknown) => resolve((e as { data: GateState }).data);
+      });
+      const until = Date.now() + 60_000;
+      peer.postMessage({
+        endpoint: 'http://peer.test/v1 m',
+        until,
+        waitMs: 60_000,
+        retries: 3,
+        runIds: ['run-in-a-thread'],
+        streak: 2,
+      });
+      while (changes.length === 0) await new Promise((r) => setTimeout(r, 1));
+      expect(gate.state).toMatchObject({ until, waitMs: 60_000, retries: 3 });
+      expect(changes[0]?.runIds).toEqual(['run-in-a-thread']);
+      // This thread's own change (the endpoint answered) goes to the others.
+      gate.succeeded({ round: 0, probe: false });
+      expect(await heard).toMatchObject({
+        endpoint: 'http://peer.test/v1 m',
+        retries: 0,
+        until: 0,
+      });
+    } finally {
+      peer.close();
+    }
   });
 
   it('reads Retry-After in ms, seconds or as a date', () => {

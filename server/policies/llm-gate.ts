@@ -5,8 +5,11 @@
 // and the others follow only once it has succeeded. A success resets the back-off. Episodes waiting
 // on a gate do not spend their own retries; an episode gives up after `patienceMs` of waiting.
 //
-// Gate changes are announced to `onGateChange` listeners (the rollout side writes them as run
-// events, so the run page shows "rate limited by <endpoint>: waiting 4 s, 12 retries so far").
+// Gate changes are announced to `onGateChange` listeners (the rollout side reports them to the run
+// page: "Rate limited by <endpoint>: waiting 4 s, 12 retries so far"). Worker threads of the process
+// (episodes under Contract code) keep gates of their own, kept in step over a BroadcastChannel: a
+// 429 seen in one thread closes the endpoint's gate in every thread, and the main thread announces it.
+import { BroadcastChannel } from 'node:worker_threads';
 import OpenAI from 'openai';
 
 export interface GateState {
@@ -136,11 +139,38 @@ export class EndpointGate {
     this.wake();
   }
 
-  private announce(runId?: string): void {
+  /** Another thread's gate of this endpoint changed: this one follows (and says so, but no further). */
+  adopt(peer: PeerState): void {
+    if (peer.retries > 0) {
+      if (peer.until > this.until) {
+        this.until = peer.until;
+        this.waitMs = peer.waitMs;
+      }
+      this.streak = Math.max(this.streak, peer.streak);
+      this.retries = Math.max(this.retries, peer.retries);
+    } else {
+      if (this.streak === 0 && this.retries === 0) return;
+      this.streak = 0;
+      this.retries = 0;
+      this.waitMs = 0;
+      this.until = 0;
+    }
+    this.round += 1;
+    this.announce(undefined, peer.runIds);
+    this.wake();
+  }
+
+  private announce(runId?: string, peerRunIds?: string[]): void {
     const state = this.state;
-    if (runId !== undefined && !state.runIds.includes(runId)) state.runIds.push(runId);
-    state.runIds = state.runIds.filter((id) => id !== '');
+    const runs = new Set([...state.runIds, ...(runId !== undefined ? [runId] : [])]);
+    for (const id of peerRunIds ?? []) runs.add(id);
+    runs.delete('');
+    state.runIds = [...runs].sort();
     for (const l of listeners) l(state);
+    if (peerRunIds === undefined) {
+      const peer: PeerState = { ...state, streak: this.streak };
+      channel?.postMessage(peer);
+    }
   }
 
   private wake(): void {
@@ -165,7 +195,26 @@ export class EndpointGate {
   }
 }
 
+/** What a gate tells the other threads' gates of its endpoint. */
+interface PeerState extends GateState {
+  streak: number;
+}
+
 const gates = new Map<string, EndpointGate>();
+
+const channel = new BroadcastChannel('harness:llm-gates');
+channel.unref();
+channel.onmessage = (event: unknown) => {
+  const peer = (event as { data?: PeerState }).data;
+  if (!peer || typeof peer.endpoint !== 'string') return;
+  let gate = gates.get(peer.endpoint);
+  if (!gate) {
+    if (peer.retries === 0) return;
+    gate = new EndpointGate(peer.endpoint);
+    gates.set(peer.endpoint, gate);
+  }
+  gate.adopt(peer);
+};
 
 /** The gate of an endpoint, one per base URL + model in this process. */
 export function gateFor(baseURL: string, model: string, o?: GateOptions): EndpointGate {
