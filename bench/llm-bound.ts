@@ -3,8 +3,11 @@
 // should be in-flight / latency. (1) Embedded (PGlite, one process): runs at rising concurrency
 // until throughput stops growing; (2) one `harness worker` on BullMQ + PostgreSQL at 256.
 // Throughput is counted in steps (one model request each) at the fake server, in a window where
-// the run's episodes are all in flight; memory is this process's (or the worker's) RSS growth over
-// the same process idle, per in-flight episode. `npx tsx bench/llm-bound.ts` runs it alone.
+// the run's episodes are in flight (two waves of 10-step episodes: claims and records included,
+// spread over 10 steps where ALFWorld's run up to 50). CPU per step is the process's (all of it:
+// PGlite too when embedded) over the window; memory is the live heap (embedded, after a forced
+// GC) or RSS growth over the idle process, per in-flight episode. The fake server shares the
+// machine: under load it answers late too ("a step took"). `npx tsx bench/llm-bound.ts` runs it alone.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -186,6 +189,25 @@ async function point(
   };
 }
 
+/** A short run so the bridge, policy, SDK and database paths are loaded before anything is timed. */
+async function warmUp(
+  rollouts: Rollouts,
+  fake: Fake,
+  run: { spec: HarnessSpec; taskIds: string[] },
+  queue: 'local' | 'bullmq',
+): Promise<void> {
+  const { runId } = await rollouts.launchRun({
+    spec: run.spec,
+    taskIds: run.taskIds.slice(0, 8),
+    policy: POLICY,
+    maxSteps: 2,
+    concurrency: 8,
+    queue,
+    policyOptions: { baseUrl: fake.url },
+  });
+  await rollouts.waitForRun(runId);
+}
+
 const describePoint = (p: Point) =>
   `${p.inFlight} asked: ${p.seenInFlight.toFixed(0)} waiting at the server, ${p.stepsPerS.toFixed(0)} steps/s of ${(p.inFlight / (LATENCY_MS / 1000)).toFixed(0)} ideal (a step took ${p.seenLatencyMs.toFixed(0)} ms), CPU ${p.cpuMsPerStep.toFixed(2)} ms/step, RSS +${p.rssMbPerEpisode.toFixed(2)} MB/episode${p.heapMbPerEpisode !== undefined ? `, heap +${p.heapMbPerEpisode.toFixed(3)} MB/episode` : ''}`;
 
@@ -203,7 +225,7 @@ async function embedded(fake: Fake): Promise<BenchRow[]> {
   try {
     const run = await household(20);
     // Warm-up: bridge, policy, SDK and database paths loaded once.
-    await point(rollouts, fake, run, 16, 'local');
+    await warmUp(rollouts, fake, run, 'local');
     const points: Point[] = [];
     for (const n of [64, 256, 512, 1024]) {
       const p = await point(rollouts, fake, run, n, 'local');
@@ -280,7 +302,7 @@ async function bullmq(fake: Fake): Promise<BenchRow[]> {
   try {
     await worker.ready;
     const run = await household(20);
-    await point(rollouts, fake, run, 16, 'bullmq', worker.child.pid);
+    await warmUp(rollouts, fake, run, 'bullmq');
     const p = await point(rollouts, fake, run, inFlight, 'bullmq', worker.child.pid);
     // The worker's episodes of the cancelled run end by themselves; the bench does not wait.
     worker.child.kill('SIGKILL');
