@@ -5,6 +5,7 @@ import { builtInBridges } from '../../bridges/index.ts';
 import { createTestDb, type TestDb } from '../db/testing.ts';
 import type { HarnessSpec } from '../harness/spec.ts';
 import { type ChatRequestBody, startFakeOpenAI } from '../policies/testing/fake-openai.ts';
+import { REDIS_URL } from '../testing/processes.ts';
 import { defaultEngine } from './default-engine.ts';
 import { RunEvents } from './events.ts';
 import { Rollouts } from './service.ts';
@@ -65,6 +66,33 @@ describe('rate-limit back-off on the run', () => {
       expect(await rollouts.backoffs(runId)).toEqual([]);
     } finally {
       await fake.close();
+    }
+  });
+
+  it('reaches the studio from a worker process over Redis, and its end too', async () => {
+    // Two event buses on one Redis: a worker's (publishes) and the studio's (reads).
+    const worker = new RunEvents(db.db, REDIS_URL);
+    const studio = new RunEvents(db.db, REDIS_URL);
+    try {
+      expect(await studio.backoffs('run-x')).toEqual([]); // subscribes
+      const at = Date.now();
+      const backoff = { runId: 'run-x', endpoint: 'e m', until: at + 4000, waitMs: 4000, at };
+      worker.publishBackoff({ ...backoff, retries: 12 });
+      let seen = await studio.backoffs('run-x');
+      while (seen.length === 0) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await studio.backoffs('run-x');
+      }
+      expect(seen).toEqual([{ ...backoff, retries: 12 }]);
+      worker.publishBackoff({ ...backoff, until: 0, waitMs: 0, retries: 0, at: at + 1 });
+      while (seen.length > 0) {
+        await new Promise((r) => setTimeout(r, 10));
+        seen = await studio.backoffs('run-x');
+      }
+      expect(seen).toEqual([]);
+    } finally {
+      await worker.close();
+      await studio.close();
     }
   });
 });
