@@ -10,7 +10,7 @@ export const command: Command = {
   summary:
     'Consume rollout episodes and rig jobs from BullMQ (REDIS_URL) and record them in the shared database.',
   usage:
-    "harness worker [--concurrency N] [--rigs N] [--inline] [--lock-ms MS] [--stalled-ms MS] [--queue-name Q]\n  --inline runs episodes on the main thread instead of an isolated worker pool\n  --rigs N drives up to N rigs at once (default 1; 0: episodes only); a rig's episodes are episode jobs",
+    "harness worker [--concurrency N] [--rigs N] [--inline] [--lock-ms MS] [--stalled-ms MS] [--queue-name Q]\n  --inline runs every episode on the main thread; without it, episodes of an LLM policy on a stack without hook code wait on the model there (hundreds at once) and the others run in an isolated worker pool\n  --rigs N drives up to N rigs at once (default 1; 0: episodes only); a rig's episodes are episode jobs",
   options: {
     concurrency: { type: 'string' },
     rigs: { type: 'string' },
