@@ -2,12 +2,13 @@
 // separate process) answering every request 200 ms late, so the episodes only wait. Throughput
 // should be in-flight / latency. (1) Embedded (PGlite, one process): runs at rising concurrency
 // until throughput stops growing; (2) one `harness worker` on BullMQ + PostgreSQL at 256.
-// Throughput is counted in steps (one model request each) at the fake server, in a window where
-// the run's episodes are in flight (two waves of 10-step episodes: claims and records included,
-// spread over 10 steps where ALFWorld's run up to 50). CPU per step is the process's (all of it:
-// PGlite too when embedded) over the window; memory is the live heap (embedded, after a forced
-// GC) or RSS growth over the idle process, per in-flight episode. The fake server shares the
-// machine: under load it answers late too ("a step took"). `npx tsx bench/llm-bound.ts` runs it alone.
+// Throughput is counted in steps (one model request each) at the fake server, in a window of 8
+// latencies opened once the server holds 90% of the in-flight requests (or after 2 s): it falls
+// mostly within the first wave of 10-step episodes, so it measures the steady cost of steps, with
+// few claims and records of episodes in it. CPU per step is the process's (all of it: PGlite too
+// when embedded) over the window; memory is the live heap (embedded, after a forced GC) or RSS
+// growth over the idle process, per in-flight episode. The fake server shares the machine: under
+// load it answers late too ("a step took"). `npx tsx bench/llm-bound.ts` runs it alone.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -127,7 +128,7 @@ interface Point {
 
 /**
  * One run of 2 × `inFlight` episodes: the window opens once the server holds 90% of `inFlight`
- * requests (or after 3 s), lasts (STEPS − 2) latencies, and the run is cancelled after it.
+ * requests (or after 2 s), lasts (STEPS − 2) latencies, and the run is cancelled after it.
  */
 async function point(
   rollouts: Rollouts,
@@ -152,7 +153,7 @@ async function point(
     policyOptions: { baseUrl: fake.url },
   });
   let s = await fake.stats();
-  while (s.inFlight < inFlight * 0.9 && performance.now() - t0 < 3000) {
+  while (s.inFlight < inFlight * 0.9 && performance.now() - t0 < 2000) {
     await sleep(20);
     s = await fake.stats();
   }
@@ -198,10 +199,10 @@ async function warmUp(
 ): Promise<void> {
   const { runId } = await rollouts.launchRun({
     spec: run.spec,
-    taskIds: run.taskIds.slice(0, 8),
+    taskIds: run.taskIds.slice(0, 4),
     policy: POLICY,
     maxSteps: 2,
-    concurrency: 8,
+    concurrency: 4,
     queue,
     policyOptions: { baseUrl: fake.url },
   });
