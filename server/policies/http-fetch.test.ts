@@ -36,7 +36,10 @@ describe('httpFetch (keep-alive node:http under the SDK)', () => {
       body: '{"a":1}',
     });
     expect(res.status).toBe(429);
-    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.ok).toBe(false);
+    expect(res.headers.get('Retry-After')).toBe('3');
+    expect(new Headers(res.headers).get('content-type')).toBe('application/json');
+    expect([...res.headers.entries()].map(([k]) => k)).toContain('retry-after');
     expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}', auth: 'Bearer k' });
   });
 

@@ -1,7 +1,8 @@
 // `fetch` for model endpoints over node:http(s) with keep-alive agents. Node's built-in fetch
 // (undici) spends about twice the CPU per request (bench: 0.75–1.1 ms against 0.36–0.52 ms for a
 // chat completion), which is what bounds hundreds of episodes waiting on a model in one process
-// (bench/llm-bound.ts). Replies are read whole: no caller streams.
+// (bench/llm-bound.ts). Replies are read whole (no caller streams) and handed back as a small
+// Response look-alike: building undici's Response and Headers per reply cost as much again.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -22,6 +23,71 @@ function headersOf(init: HeadersInit | undefined): Record<string, string> {
     out[key] = value;
   });
   return out;
+}
+
+/**
+ * The headers of a reply already read: what callers of a Response use of them (get, has,
+ * iteration), without building undici's Headers (sorted on every iteration) for each request.
+ */
+class ReadHeaders {
+  private readonly map = new Map<string, string>();
+  constructor(raw: NodeJS.Dict<string | string[]>) {
+    for (const [key, value] of Object.entries(raw)) {
+      if (value === undefined) continue;
+      this.map.set(key.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+    }
+  }
+  get(name: string): string | null {
+    return this.map.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.map.has(name.toLowerCase());
+  }
+  forEach(fn: (value: string, key: string, parent: ReadHeaders) => void): void {
+    for (const [k, v] of this.map) fn(v, k, this);
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+  values(): IterableIterator<string> {
+    return this.map.values();
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
+}
+
+/** A reply read whole: the Response members the SDK and llmFetch use, over one buffer. */
+class ReadResponse {
+  readonly body = null;
+  readonly bodyUsed = false;
+  readonly redirected = false;
+  readonly type = 'basic';
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: ReadHeaders,
+    private readonly bytes: Buffer,
+  ) {}
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+  async text(): Promise<string> {
+    return this.bytes.toString('utf8');
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(this.bytes.toString('utf8'));
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return new Uint8Array(this.bytes).buffer;
+  }
+  clone(): ReadResponse {
+    return new ReadResponse(this.url, this.status, this.statusText, this.headers, this.bytes);
+  }
 }
 
 export const httpFetch = (async (
@@ -47,19 +113,14 @@ export const httpFetch = (async (
         res.on('error', reject);
         res.on('end', () => {
           signal?.removeEventListener('abort', onAbort);
-          const headers = new Headers();
-          for (const [key, value] of Object.entries(res.headers)) {
-            if (typeof value === 'string') headers.set(key, value);
-            else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-          }
-          const status = res.statusCode ?? 502;
-          const empty = status === 204 || status === 304 || init.method === 'HEAD';
           resolve(
-            new Response(empty ? null : Buffer.concat(chunks), {
-              status,
-              statusText: res.statusMessage ?? '',
-              headers,
-            }),
+            new ReadResponse(
+              url.href,
+              res.statusCode ?? 502,
+              res.statusMessage ?? '',
+              new ReadHeaders(res.headers),
+              Buffer.concat(chunks),
+            ) as unknown as Response,
           );
         });
       },
