@@ -29,14 +29,23 @@ const limited = (headers: Record<string, string> = {}) =>
     headers: { 'content-type': 'application/json', ...headers },
   });
 
-/** A fake fetch answering from a script, noting whether the gate was closed when each request came. */
-function fakeFetch(gate: EndpointGate, script: (n: number) => Response) {
+/**
+ * A fake fetch answering from a script, noting whether the gate was closed when each request came.
+ * With `together`, the first that many requests are answered only once all of them were sent.
+ */
+function fakeFetch(gate: EndpointGate, script: (n: number) => Response, together = 0) {
   const log = { calls: 0, sentWhileClosed: 0, inFlight: 0, inFlightAtSend: [] as number[] };
+  let arrived!: () => void;
+  const all = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const fetch = (async () => {
     const n = log.calls++;
     if (gate.state.until > Date.now()) log.sentWhileClosed += 1;
     log.inFlightAtSend.push(log.inFlight);
     log.inFlight += 1;
+    if (log.calls === together) arrived();
+    if (n < together) await all;
     await new Promise((r) => setTimeout(r, 2));
     log.inFlight -= 1;
     return script(n);
@@ -81,7 +90,7 @@ describe('endpoint gate (429 back-off per endpoint)', () => {
 
   it('sends nothing while closed and lets a single probe through before the rest', async () => {
     const gate = new EndpointGate('e', { baseMs: 20 });
-    const { fetch, log } = fakeFetch(gate, (n) => (n < 3 ? limited() : ok()));
+    const { fetch, log } = fakeFetch(gate, (n) => (n < 3 ? limited() : ok()), 3);
     // Three sent together are all answered 429: one round, one escalation.
     const changes: GateState[] = [];
     stop = onGateChange((s) => {
