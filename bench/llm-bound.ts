@@ -260,7 +260,7 @@ async function embedded(fake: Fake): Promise<BenchRow[]> {
         name: 'LLM-bound efficiency at 256 in flight, embedded',
         value: at256.efficiency,
         unit: 'x',
-        note: `steps/s ÷ (in-flight / ${LATENCY_MS} ms), a step = one model request; goal >= 0.9; CPU ${at256.cpuMsPerStep.toFixed(2)} ms/step => one idle core keeps up with ${Math.round(LATENCY_MS / at256.cpuMsPerStep)} in flight`,
+        note: `steps/s ÷ (in-flight / ${LATENCY_MS} ms), a step = one model request; goal >= 0.9; ${((100 * at256.seenInFlight) / at256.inFlight).toFixed(0)}% of the episodes were waiting at the server, which itself answered in ${((1000 * at256.seenInFlight) / Math.max(1, at256.stepsPerS)).toFixed(0)} ms; CPU ${at256.cpuMsPerStep.toFixed(2)} ms/step => one idle core keeps up with ${Math.round(LATENCY_MS / at256.cpuMsPerStep)} in flight`,
       }),
       measured({
         id: 'rollouts.llm_bound_mb_per_episode',
