@@ -13,6 +13,7 @@ const parts: Part[] = [
   { title: 'lint and audit', load: async () => (await import('./lint.ts')).benchLint },
   { title: 'llm', load: async () => (await import('./llm.ts')).benchLlm },
   { title: 'cli', load: async () => (await import('./cli.ts')).benchCli },
+  { title: 'llm-bound', load: async () => (await import('./llm-bound.ts')).benchLlmBound },
 ];
 
 /** Ids other tools read from bench/out/latest.json: every full run must produce each of them. */

@@ -16,6 +16,11 @@ export const DEFAULT_MAX_STEPS = 50;
 export const MAX_RUN_STEPS = 100_000;
 export const MAX_RUN_K = 100_000;
 export const MAX_GROUP_SIZE = 1_000;
+/**
+ * Episodes at once a run may ask for. A server allows at most its ROLLOUT_MAX_CONCURRENCY; episodes
+ * that only wait on a model run on its event loop, hundreds at once (server/rollouts/model-bound.ts).
+ */
+export const RUN_MAX_CONCURRENCY = 4096;
 
 const SeedSchema = z.number().int().min(SEED_MIN).max(SEED_MAX);
 
@@ -38,7 +43,7 @@ export const LaunchRunFieldsSchema = z.object({
    */
   groupSize: z.number().int().min(1).max(MAX_GROUP_SIZE).default(1),
   maxSteps: z.number().int().min(1).max(MAX_RUN_STEPS).default(DEFAULT_MAX_STEPS),
-  concurrency: z.number().int().min(1).max(64).optional(),
+  concurrency: z.number().int().min(1).max(RUN_MAX_CONCURRENCY).optional(),
   queue: z.enum(['local', 'bullmq']).optional(),
   kind: z.enum(['baseline', 'validation', 'rig', 'adhoc']).default('adhoc'),
   harnessVersionId: z.string().optional(),

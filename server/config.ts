@@ -2,6 +2,7 @@
 import '#server-only';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { RUN_MAX_CONCURRENCY } from '../contracts/launch.ts';
 import { InvalidInputError } from './errors.ts';
 
 /**
@@ -10,6 +11,9 @@ import { InvalidInputError } from './errors.ts';
  * thread costs tens of MB: 64 of them took a 2-core host to a load of 45 and 3 GB.
  */
 export const DEFAULT_MAX_WORKERS = Math.min(32, Math.max(4, availableParallelism() * 2));
+
+/** Episodes at once one run may ask for unless configured (bench/llm-bound.ts: 512 fit one process). */
+export const DEFAULT_MAX_MODEL_BOUND = 512;
 
 const EnvSchema = z.object({
   /** PostgreSQL server; unset -> embedded PGlite under DATA_DIR. */
@@ -31,8 +35,17 @@ const EnvSchema = z.object({
   RESUME_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /** Episodes at once for a local run that does not say (embedded queue). */
   ROLLOUT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  /** The most episodes at once one run may ask for: a launch asking more is refused. */
-  ROLLOUT_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_MAX_WORKERS),
+  /**
+   * The most episodes at once one run may ask for: a launch asking more is refused. Episodes that
+   * only wait on a model (an openai policy on a stack without hook code) run on the event loop, so
+   * hundreds fit; the others get at most ROLLOUT_MAX_WORKERS threads whatever a run asks.
+   */
+  ROLLOUT_MAX_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RUN_MAX_CONCURRENCY)
+    .default(DEFAULT_MAX_MODEL_BOUND),
   /** Episode worker threads of this process, all local runs together (the pool's bound). */
   ROLLOUT_MAX_WORKERS: z.coerce.number().int().min(1).max(256).default(DEFAULT_MAX_WORKERS),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -26,6 +26,7 @@ const FIELD_PATHS = [
   'maxSteps',
   'groupSize',
   'invalidLoopLimit',
+  'concurrency',
   'rewardParams',
   'policyOptions.pricePromptPerM',
   'policyOptions.priceCompletionPerM',
@@ -170,12 +171,12 @@ function RunSizeFields({ l }: { l: Launch }) {
   );
 }
 
-/** GRPO groups and the invalid-action cut-off: both explicit, both off by default. */
+/** GRPO groups, episodes at once and the invalid-action cut-off: explicit, off by default. */
 function EpisodeRulesFields({ l }: { l: Launch }) {
-  const { groupSize, invalidLoopLimit } = RUN_FIELD_RANGE;
+  const { groupSize, invalidLoopLimit, concurrency } = RUN_FIELD_RANGE;
   const cutoff = l.form.invalidLoopLimit ?? null;
   return (
-    <div className="grid grid-cols-2 gap-2">
+    <div className="grid grid-cols-3 gap-2">
       <NumberField
         id="l-group"
         testId="launch-group-size"
@@ -185,6 +186,16 @@ function EpisodeRulesFields({ l }: { l: Launch }) {
         problems={problemsAt(l.problems, 'groupSize')}
         value={l.form.groupSize ?? 1}
         onChange={(v) => l.set('groupSize', v)}
+      />
+      <NumberField
+        id="l-concurrency"
+        testId="launch-concurrency"
+        label="Episodes at once"
+        {...concurrency}
+        hint={`blank: the server's default; an LLM policy on a stack without hook code waits on the model, so hundreds fit (${rangeHint(concurrency)}, up to the server's cap)`}
+        problems={problemsAt(l.problems, 'concurrency')}
+        value={l.form.concurrency ?? Number.NaN}
+        onChange={(v) => l.set('concurrency', v)}
       />
       <div className="flex flex-col gap-1">
         <label className="flex items-center gap-2 text-sm font-medium">

@@ -108,6 +108,25 @@ describe('launch forms', () => {
     );
   });
 
+  it('sends episodes at once only when filled in, checked against the schema', () => {
+    const args = {
+      bridge: 'household',
+      task: 'eval_seen-001',
+      spec: undefined,
+      harnessVersionId: undefined,
+      kind: 'baseline' as const,
+      rewardParams: undefined,
+    };
+    expect(runLaunchInput({ ...args, form: { ...form, concurrency: 256 } }).concurrency).toBe(256);
+    expect(
+      runLaunchInput({ ...args, form: { ...form, concurrency: Number.NaN } }),
+    ).not.toHaveProperty('concurrency');
+    expect(runLaunchInput({ ...args, form })).not.toHaveProperty('concurrency');
+    const tooMany = runLaunchInput({ ...args, form: { ...form, concurrency: 5000 } });
+    expect(runLaunchProblems(tooMany).map((p) => p.path)).toEqual(['concurrency']);
+    expect(RUN_FIELD_RANGE.concurrency).toEqual({ min: 1, max: 4096 });
+  });
+
   it('plays at least one seed', () => {
     expect(seedRange(3, 8)).toEqual([3, 10]);
     expect(seedRange(5, 0)).toEqual([5, 5]);

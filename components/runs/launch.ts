@@ -32,6 +32,8 @@ export interface RunForm {
   groupSize?: number;
   /** Consecutive invalid actions that end an episode; null/absent: no cut-off (the default). */
   invalidLoopLimit?: number | null;
+  /** Episodes at once; absent or blank (NaN): the server's default. */
+  concurrency?: number;
 }
 
 export function runLaunchInput(args: {
@@ -58,6 +60,9 @@ export function runLaunchInput(args: {
     ...(form.groupSize !== undefined && form.groupSize !== 1 ? { groupSize: form.groupSize } : {}),
     ...(form.invalidLoopLimit !== undefined && form.invalidLoopLimit !== null
       ? { invalidLoopLimit: form.invalidLoopLimit }
+      : {}),
+    ...(form.concurrency !== undefined && !Number.isNaN(form.concurrency)
+      ? { concurrency: form.concurrency }
       : {}),
     ...(harnessVersionId ? { harnessVersionId } : {}),
     ...(rewardParams ? { rewardParams } : {}),
@@ -94,6 +99,7 @@ export const RUN_FIELD_RANGE = {
   invalidLoopLimit: numberRange(LaunchRunFieldsSchema.shape.invalidLoopLimit.unwrap()),
   seed: numberRange(LaunchRunFieldsSchema.shape.seed.unwrap()),
   maxSteps: numberRange(LaunchRunFieldsSchema.shape.maxSteps.unwrap()),
+  concurrency: numberRange(LaunchRunFieldsSchema.shape.concurrency.unwrap()),
 };
 
 /** A zod number's bounds (minValue / maxValue), for a field's hint and its input's min / max. */

@@ -24,6 +24,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { ErrorNote, PageHeader, Skeleton, Stat } from '../ui/misc.tsx';
 import { EpisodesTable } from './episodes-table.tsx';
 import { num } from './format.ts';
+import { RunBackoff } from './llm-backoff.tsx';
 import { RewardVerdictWarning } from './reward-verdict-warning.tsx';
 import { RunLineage } from './run-lineage.tsx';
 import { RunOutcomeBadge } from './run-outcome.tsx';
@@ -54,7 +55,10 @@ export function RunDetail({ id }: { id: string }) {
       <RunStats run={r} />
       <RewardVerdictWarning runId={r.id} />
       {isLlmPolicy(r.policy) ? (
-        <RunLlmCard runId={r.id} inFlight={inFlight} done={r.episodesDone} />
+        <>
+          <RunBackoff runId={r.id} inFlight={inFlight} />
+          <RunLlmCard runId={r.id} inFlight={inFlight} done={r.episodesDone} />
+        </>
       ) : null}
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card>
@@ -136,6 +140,11 @@ function RunHeader({ run: r, live }: { run: Run; live: string | null }) {
           <span>
             · seeds {r.seeds[0]}…{r.seeds[r.seeds.length - 1]} · max {r.maxSteps} steps
           </span>
+          {r.concurrency !== null ? (
+            <span data-testid="run-concurrency" title="Episodes at once, as the launch asked">
+              · {r.concurrency} at once
+            </span>
+          ) : null}
           {r.groupSize > 1 ? (
             <Badge
               variant="info"

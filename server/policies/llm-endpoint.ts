@@ -11,6 +11,7 @@ import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/cha
 import { z } from 'zod';
 import type { TokenUsage } from '../../contracts/llm.ts';
 import { capText } from '../../contracts/text.ts';
+import { httpFetch } from './http-fetch.ts';
 
 /** The largest server message kept in an error (a proxy's HTML page is cut). */
 const MAX_SERVER_MESSAGE = 2000;
@@ -48,28 +49,28 @@ export function normalizeErrorBody(text: string): string | undefined {
   });
 }
 
-/** `fetch` for the SDK: error bodies of any common shape reach it as OpenAI's. */
-export const llmFetch = async (
-  input: string | URL | Request,
-  init?: RequestInit,
-): Promise<Response> => {
-  const res = await fetch(input, init);
-  if (res.ok) return res;
-  const text = await res.text();
-  const fixed = normalizeErrorBody(text);
-  const headers = new Headers(res.headers);
-  // The body is decoded text now; its old length and encoding no longer describe it.
-  headers.delete('content-length');
-  headers.delete('content-encoding');
-  if (fixed !== undefined) headers.set('content-type', 'application/json');
-  return new Response(fixed ?? text, { status: res.status, statusText: res.statusText, headers });
-};
+/** `fetch` for the SDK over `send`: error bodies of any common shape reach it as OpenAI's. */
+export const llmFetch = (send: typeof fetch = httpFetch) =>
+  async function llmFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const res = await send(input, init);
+    if (res.ok) return res;
+    const text = await res.text();
+    const fixed = normalizeErrorBody(text);
+    const headers = new Headers(res.headers);
+    // The body is decoded text now; its old length and encoding no longer describe it.
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    if (fixed !== undefined) headers.set('content-type', 'application/json');
+    return new Response(fixed ?? text, { status: res.status, statusText: res.statusText, headers });
+  };
 
 export interface LlmClientOptions {
   baseURL: string;
   apiKey?: string | undefined;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The fetch under the SDK (tests hand in a fake); default keep-alive node:http (http-fetch.ts). */
+  fetch?: typeof fetch;
 }
 
 /** An SDK client whose errors carry the server's words. Local servers need no key; the SDK wants one. */
@@ -79,7 +80,7 @@ export function llmClient(o: LlmClientOptions): OpenAI {
     apiKey: o.apiKey ?? 'not-needed',
     maxRetries: o.maxRetries ?? 0,
     ...(o.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
-    fetch: llmFetch,
+    fetch: llmFetch(o.fetch),
   });
 }
 

@@ -171,13 +171,18 @@ describe('openai policy against a local OpenAI-compatible server', () => {
     expect(fake.chatRequests()).toHaveLength(2);
   });
 
-  it('gives up after bounded retries with a PolicyInfraError (rate limit that never clears)', async () => {
+  it('waits out a rate limit beyond its own retries, then gives up after its patience (rate limit that never clears)', async () => {
     fake = await startFakeOpenAI([{ status: 429 }], { whenExhausted: 'repeat-last' });
-    const session = await openaiPolicy('m').start(context(fake.url, { maxRetries: 2 }));
+    const session = await openaiPolicy('m').start(
+      context(fake.url, { maxRetries: 0, rateLimitPatienceMs: 60 }),
+    );
     const err = await session.act({ text: 'start' }, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PolicyInfraError);
-    expect(String((err as Error).message)).toMatch(/HTTP 429/);
-    expect(fake.chatRequests()).toHaveLength(3);
+    expect(String((err as Error).message)).toMatch(
+      /openai:m: rate limited by http:\S+ m for \d+ s \(\d+ retries\)/,
+    );
+    // 429s are not the episode's retries (maxRetries 0): the gate sent it again until patience ran out.
+    expect(fake.chatRequests().length).toBeGreaterThanOrEqual(2);
   });
 
   it('does not retry a client error such as 401; it is an infra error at once', async () => {

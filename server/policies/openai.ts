@@ -35,6 +35,7 @@ import {
   splitReasoning,
   usageOf,
 } from './llm-endpoint.ts';
+import { type EndpointGate, gateFor, throughGate } from './llm-gate.ts';
 import { knownFallback, modeKey, shareFallback } from './llm-mode.ts';
 import {
   actionLineOf,
@@ -59,8 +60,13 @@ export const OpenAIOptionsSchema = LlmPolicyOptionsSchema.extend({
   baseUrl: z.string().url().optional(),
   apiKey: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),
-  /** Retries after the first attempt for network errors, 408/409/429 and 5xx. */
+  /** Retries after the first attempt for network errors, 408/409 and 5xx (429s: rateLimitPatienceMs). */
   maxRetries: z.number().int().min(0).max(10).default(4),
+  /**
+   * How long an episode waits out its endpoint's rate limit (429s back off per endpoint, shared by
+   * every episode of the process: llm-gate.ts) before it ends with an infra error.
+   */
+  rateLimitPatienceMs: z.number().int().min(0).default(600_000),
   /** Exponential backoff base; a server's retry-after(-ms) header wins, capped at retryMaxMs. */
   retryBaseMs: z.number().int().min(0).default(500),
   retryMaxMs: z.number().int().min(0).default(10_000),
@@ -112,6 +118,23 @@ export function openaiPolicy(model: string): Policy {
   };
 }
 
+const clients = new Map<string, OpenAI>();
+
+/** One SDK client per endpoint and settings: episodes at once share it instead of building their own. */
+function sharedClient(o: {
+  baseURL: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}): OpenAI {
+  const key = JSON.stringify([o.baseURL, o.apiKey ?? '', o.timeoutMs]);
+  let client = clients.get(key);
+  if (!client) {
+    client = llmClient(o);
+    clients.set(key, client);
+  }
+  return client;
+}
+
 /** The endpoint refused the request's tools: auto mode speaks ReAct instead. */
 class ToolsRefused extends Error {}
 
@@ -136,6 +159,7 @@ const thinkAction = (thought: string, textTool: PolicyContext['textTool']): Acti
 
 class OpenAISession implements AgentSession {
   private readonly client: OpenAI;
+  private readonly gate: EndpointGate;
   private readonly tools: ChatCompletionTool[];
   private readonly toolNames: Set<string>;
   private readonly temperature: number;
@@ -158,10 +182,14 @@ class OpenAISession implements AgentSession {
       throw new PolicyInfraError(
         'openai policy: no base URL (set OPENAI_BASE_URL or options.baseUrl)',
       );
-    this.client = llmClient({
+    this.client = sharedClient({
       baseURL,
       apiKey: options.apiKey ?? cfg.OPENAI_API_KEY,
       timeoutMs: options.timeoutMs,
+    });
+    this.gate = gateFor(baseURL, model, {
+      baseMs: options.retryBaseMs,
+      maxMs: Math.max(options.retryMaxMs, 60_000),
     });
     this.promptsDir = cfg.REACT_PROMPTS_DIR;
     this.temperature = options.temperature ?? cfg.OPENAI_TEMPERATURE;
@@ -454,19 +482,24 @@ class OpenAISession implements AgentSession {
     let lastError: unknown;
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       try {
-        return await this.client.chat.completions.create({
-          model: this.model,
-          messages,
-          ...(tools
-            ? {
-                tools,
-                tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
-              }
-            : {}),
-          temperature: this.temperature,
-          ...(this.options.sendSeed ? { seed: this.context.seed } : {}),
-          ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
-        });
+        return await throughGate(
+          this.gate,
+          () =>
+            this.client.chat.completions.create({
+              model: this.model,
+              messages,
+              ...(tools
+                ? {
+                    tools,
+                    tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
+                  }
+                : {}),
+              temperature: this.temperature,
+              ...(this.options.sendSeed ? { seed: this.context.seed } : {}),
+              ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
+            }),
+          { runId: this.context.runId, patienceMs: this.options.rateLimitPatienceMs },
+        );
       } catch (error) {
         lastError = error;
         if (tools && this.options.mode === 'auto' && refusesTools(error)) {

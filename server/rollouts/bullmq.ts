@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { KindedError } from '../../bridges/core/errors.ts';
 import type { Db } from '../db/index.ts';
 import { type Outage, shortReason } from '../outage.ts';
+import { reportBackoffs } from './backoff-report.ts';
 import { type EpisodeExecutor, executorErrorResult, type PolicyOptionsResolver } from './engine.ts';
 import type { RunEvents } from './events.ts';
 import { OwnedQueue, reportWorkerErrors } from './owned-queue.ts';
@@ -210,10 +211,12 @@ export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker
     },
   );
   reportWorkerErrors(worker, redis, `worker ${id}`);
+  const stopReporting = reportBackoffs(options.events, (runId) => settings.has(runId));
   return {
     id,
     ready: () => worker.waitUntilReady().then(() => undefined),
     async close() {
+      stopReporting();
       await worker.close();
       await recorder.drain();
       await options.executor.close();

@@ -12,6 +12,7 @@ import { getPolicy } from '../policies/index.ts';
 import { keepLoaded } from './bridge-cache.ts';
 import type { EpisodeExecutor, RolloutEngine } from './engine.ts';
 import { runEpisode } from './episode.ts';
+import { eventLoopExecutor, splitExecutor } from './model-bound.ts';
 import type { EpisodeResult } from './types.ts';
 
 const HANDLERS = fileURLToPath(new URL('./worker-handlers.ts', import.meta.url));
@@ -91,7 +92,8 @@ export type EngineFactory = (bridges: BridgeResolver) => RolloutEngine;
 export const defaultEngine: EngineFactory = (bridges) => ({
   validate: (spec, policyId, taskIds, options) =>
     validateRun(bridges, spec, policyId, taskIds, options),
-  executor: (concurrency) => poolExecutor(concurrency),
+  executor: (concurrency) =>
+    splitExecutor(poolExecutor(concurrency), concurrency, eventLoopExecutor(bridges)),
 });
 
 /** Episodes on the calling thread: for scripted policies with the designer's own templates. */

@@ -15,6 +15,11 @@ export interface EpisodeExecutor {
    */
   run(input: EpisodeInput, options?: { signal?: AbortSignal }): Promise<EpisodeResult>;
   close(): Promise<void>;
+  /**
+   * How many episodes of a run like this it plays at once: its threads, or no bound of its own for
+   * episodes that only wait on a model (model-bound.ts). Unset: the size it was built with.
+   */
+  capacity?(run: Pick<EpisodeInput, 'spec' | 'policyId'>): number;
 }
 
 export interface RolloutEngine {

@@ -17,6 +17,23 @@ export {
 } from '../../contracts/runs.ts';
 
 const CHANNEL = 'harness:run-events';
+/** Live back-off states (RunBackoff JSON): not stored, only the latest is kept, per process. */
+const BACKOFF_CHANNEL = 'harness:run-backoff';
+/** A back-off whose gate nobody reported open again (its worker died) is forgotten this long after. */
+const BACKOFF_STALE_MS = 30_000;
+
+/** A run's episodes wait on a rate-limited model endpoint (server/policies/llm-gate.ts). */
+export interface RunBackoff {
+  runId: string;
+  endpoint: string;
+  /** Closed until (epoch ms); 0 while a probe request is under way. */
+  until: number;
+  waitMs: number;
+  /** 429 answers since the endpoint last answered; 0: the back-off is over. */
+  retries: number;
+  /** When it was reported (epoch ms). */
+  at: number;
+}
 
 type Row = { id: bigint; runId: string; type: string; payload: unknown; createdAt: Date };
 
@@ -48,6 +65,7 @@ export class RunEvents {
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
   private subscribing: Promise<void> | undefined;
+  private readonly backoffsByRun = new Map<string, Map<string, RunBackoff>>();
 
   constructor(
     private readonly db: Db,
@@ -61,11 +79,8 @@ export class RunEvents {
     const ids = [...new Set(runIds)];
     for (const id of ids) this.local.emit(id);
     if (!this.redisUrl || ids.length === 0) return;
-    if (!this.publisher) {
-      this.publisher = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
-      this.publisher.on('error', () => undefined);
-    }
-    for (const id of ids) this.publisher.publish(CHANNEL, id).catch(() => undefined);
+    const publisher = this.ensurePublisher();
+    for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
   }
 
   private async ensureRedisSubscriber(): Promise<void> {
@@ -74,11 +89,65 @@ export class RunEvents {
       const sub = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
       this.subscriber = sub;
       sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
-      sub.on('message', (_channel: string, runId: string) => this.local.emit(runId));
-      this.subscribing = sub.subscribe(CHANNEL).then(() => undefined);
+      sub.on('message', (channel: string, message: string) => {
+        if (channel === CHANNEL) this.local.emit(message);
+        else this.keepBackoff(message);
+      });
+      this.subscribing = sub.subscribe(CHANNEL, BACKOFF_CHANNEL).then(() => undefined);
     }
     // Without Redis notifications a subscriber still sees every event, by polling.
     await this.subscribing.catch(() => undefined);
+  }
+
+  /**
+   * A run's back-off on a model endpoint, as the process running its episodes sees it: kept here
+   * and (with Redis) sent to every other process, so the studio's run page shows a worker's. Live
+   * state only — not an event of the log.
+   */
+  publishBackoff(backoff: RunBackoff): void {
+    this.keepBackoff(backoff);
+    if (!this.redisUrl) return;
+    this.ensurePublisher()
+      .publish(BACKOFF_CHANNEL, JSON.stringify(backoff))
+      .catch(() => undefined);
+  }
+
+  /** The back-offs a run's episodes are in now, one per endpoint. */
+  async backoffs(runId: string): Promise<RunBackoff[]> {
+    await this.ensureRedisSubscriber();
+    const now = Date.now();
+    const byEndpoint = this.backoffsByRun.get(runId);
+    if (!byEndpoint) return [];
+    for (const [endpoint, b] of byEndpoint) {
+      if (Math.max(b.until, b.at) + BACKOFF_STALE_MS < now) byEndpoint.delete(endpoint);
+    }
+    if (byEndpoint.size === 0) this.backoffsByRun.delete(runId);
+    return [...byEndpoint.values()];
+  }
+
+  private keepBackoff(raw: RunBackoff | string): void {
+    let b: RunBackoff;
+    try {
+      b = typeof raw === 'string' ? (JSON.parse(raw) as RunBackoff) : raw;
+    } catch {
+      return;
+    }
+    if (typeof b?.runId !== 'string' || typeof b.endpoint !== 'string') return;
+    const byEndpoint = this.backoffsByRun.get(b.runId) ?? new Map<string, RunBackoff>();
+    const known = byEndpoint.get(b.endpoint);
+    if (known && known.at > b.at) return; // an older report arriving late
+    if (b.retries > 0) byEndpoint.set(b.endpoint, b);
+    else byEndpoint.delete(b.endpoint);
+    if (byEndpoint.size > 0) this.backoffsByRun.set(b.runId, byEndpoint);
+    else this.backoffsByRun.delete(b.runId);
+  }
+
+  private ensurePublisher(): Redis {
+    if (!this.publisher) {
+      this.publisher = new Redis(this.redisUrl as string, { maxRetriesPerRequest: 2 });
+      this.publisher.on('error', () => undefined);
+    }
+    return this.publisher;
   }
 
   /** Closes the Redis connections (shutdown, CLI exit). */

@@ -1,9 +1,11 @@
 // The embedded queue: episodes of local runs are fed to one executor (by default the isolated worker
-// pool, bounded by maxWorkers for all runs together) with a concurrency limit per run, claimed and
+// pool, bounded by maxWorkers for all runs together, beside the event loop for model-bound episodes,
+// bounded by the executor's capacity) with a concurrency limit per run, claimed and
 // recorded through the batching recorder. Cancelling a run aborts its episodes in flight (their
 // threads are terminated) and records none of them.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { reportBackoffs } from './backoff-report.ts';
 import {
   type EpisodeExecutor,
   executorErrorResult,
@@ -55,9 +57,13 @@ export class LocalQueue {
   private idle: (() => void)[] = [];
 
   private readonly defaultConcurrency: number;
+  private readonly stopReporting: () => void;
 
   constructor(private readonly deps: LocalQueueDeps) {
     this.defaultConcurrency = deps.concurrency;
+    // Rate-limit back-offs of this queue's runs reach their run page (model-bound episodes share
+    // this process's gates; episodes in pool threads have their own and are not reported).
+    this.stopReporting = reportBackoffs(deps.events, (runId) => this.runs.has(runId));
     this.recorder = new EpisodeRecorder(`local-${randomUUID().slice(0, 8)}`, {
       db: deps.db,
       events: deps.events,
@@ -92,7 +98,9 @@ export class LocalQueue {
   }
 
   private concurrencyOf(run: RunSettings): number {
-    return Math.min(run.concurrency ?? this.defaultConcurrency, this.deps.maxWorkers);
+    const bound =
+      this.executor?.capacity?.({ spec: run.spec, policyId: run.policy }) ?? this.deps.maxWorkers;
+    return Math.min(run.concurrency ?? this.defaultConcurrency, bound);
   }
 
   /** One of the run's slots in the executor; false when the run was cancelled meanwhile. */
@@ -249,6 +257,7 @@ export class LocalQueue {
       }
       await this.whenIdle();
     }
+    this.stopReporting();
     await this.recorder.drain();
     await this.executor?.close();
     this.executor = undefined;

@@ -432,6 +432,19 @@ export class Rollouts {
     return this.events.list(runId, afterId, limit);
   }
 
+  /** The rate-limit back-offs the run's episodes wait in now (live, from whichever process runs them). */
+  async backoffs(
+    runId: string,
+  ): Promise<{ endpoint: string; leftMs: number; waitMs: number; retries: number }[]> {
+    const now = Date.now();
+    return (await this.events.backoffs(runId)).map((b) => ({
+      endpoint: b.endpoint,
+      leftMs: Math.max(0, b.until - now),
+      waitMs: b.waitMs,
+      retries: b.retries,
+    }));
+  }
+
   /** Stops the queues after their running episodes (tests, shutdown); the events stay open. */
   async close(): Promise<void> {
     for (const stop of [...this.resumers]) stop();

@@ -42,6 +42,11 @@ export const runsRouter = router({
       runLlmReport(ctx.db, input.id, configuredPrice(ctx.services.config)),
     ),
 
+  /** Rate-limit back-offs the run's episodes wait in now (live only; polled while the run is in flight). */
+  backoff: sharedReadProcedure('run', 'id')
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ input, ctx }) => ctx.services.rollouts.backoffs(input.id)),
+
   launch: researcherProcedure
     .use(owns('harnessVersion', 'harnessVersionId'))
     .input(

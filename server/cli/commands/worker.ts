@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../errors.ts';
 import { startEpisodeWorker } from '../../rollouts/bullmq.ts';
 import { inProcessExecutor, poolExecutor } from '../../rollouts/default-engine.ts';
+import { eventLoopExecutor, splitExecutor } from '../../rollouts/model-bound.ts';
 import { skillBankOptions } from '../../skills/run-options.ts';
 import { type Command, flag, intOption, stringOption, UsageError } from '../command.ts';
 
@@ -9,7 +10,7 @@ export const command: Command = {
   summary:
     'Consume rollout episodes and rig jobs from BullMQ (REDIS_URL) and record them in the shared database.',
   usage:
-    "harness worker [--concurrency N] [--rigs N] [--inline] [--lock-ms MS] [--stalled-ms MS] [--queue-name Q]\n  --inline runs episodes on the main thread instead of an isolated worker pool\n  --rigs N drives up to N rigs at once (default 1; 0: episodes only); a rig's episodes are episode jobs",
+    "harness worker [--concurrency N] [--rigs N] [--inline] [--lock-ms MS] [--stalled-ms MS] [--queue-name Q]\n  --inline runs every episode on the main thread; without it, episodes of an LLM policy on a stack without hook code wait on the model there (hundreds at once) and the others run in an isolated worker pool\n  --rigs N drives up to N rigs at once (default 1; 0: episodes only); a rig's episodes are episode jobs",
   options: {
     concurrency: { type: 'string' },
     rigs: { type: 'string' },
@@ -46,9 +47,15 @@ export const command: Command = {
             redisUrl,
             ...(queueName ? { queueName } : {}),
             concurrency,
+            // Model-bound episodes (an LLM policy, no hook code) wait on the event loop, so
+            // --concurrency 256 costs no 256 threads: only the others take pool threads.
             executor: flag(values, 'inline')
               ? inProcessExecutor(bridges)
-              : poolExecutor(concurrency),
+              : splitExecutor(
+                  poolExecutor(Math.min(concurrency, config.ROLLOUT_MAX_WORKERS)),
+                  Math.min(concurrency, config.ROLLOUT_MAX_WORKERS),
+                  eventLoopExecutor(bridges),
+                ),
             lockDurationMs: lockMs,
             stalledIntervalMs: stalledMs,
           })

@@ -12,6 +12,9 @@
 //   think-tags  the content starts with a <think>…</think> block
 //   usage       the reply carries `usage` (prompt, completion, cached tokens); without it, none
 //   error-body  every chat request gets HTTP 400 with an OpenAI-style error body
+//
+// Whatever the modes, a request for a model whose name starts with `rate-limited` gets HTTP 429 with
+// `Retry-After: 2` (OpenAI's rate-limit body): the e2e's one endpoint can show a back-off too.
 export const MODES = [
   'tools',
   'no-tools',
@@ -22,6 +25,9 @@ export const MODES = [
   'usage',
   'error-body',
 ];
+
+/** Models named so are always rate limited (429, Retry-After: 2). */
+export const RATE_LIMITED_MODEL = 'rate-limited';
 
 export const VLLM_AUTO_TOOL_CHOICE =
   '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
@@ -74,6 +80,19 @@ function usageOf(body, completionText, index) {
 /** The reply to one chat request: `{ status?, body }`. */
 export function modelReply(body, index, modes) {
   const hasTools = Array.isArray(body?.tools) && body.tools.length > 0;
+  if (String(body?.model ?? '').startsWith(RATE_LIMITED_MODEL)) {
+    return {
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: {
+        error: {
+          message: `Rate limit reached for ${body.model}: requests per minute. Please try again in 2s.`,
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+        },
+      },
+    };
+  }
   if (modes.has('error-body')) {
     return {
       status: 400,

@@ -9,6 +9,8 @@
 //   (`node server/policies/testing/fake-openai-server.mjs --mode no-tools,usage --port 3211`), or
 //   forked by startFakeModel, which is told every exchange over IPC.
 //   GET /fake/usage returns the totals of the `usage` it sent: {prompt, completion, cached, requests}.
+//   Standalone, `--delay-ms N` answers each chat request N ms late (a model's latency; bench/llm-bound.ts)
+//   and GET /fake/stats returns {answered, inFlight}.
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { modelReply, parseModes } from './fake-openai-model.mjs';
@@ -17,6 +19,8 @@ const { values } = parseArgs({
   options: {
     mode: { type: 'string' },
     port: { type: 'string', default: '0' },
+    /** A fake model answers each chat request this late (a model's latency, for benches). */
+    'delay-ms': { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
   },
 });
@@ -27,7 +31,10 @@ const modes =
     : process.send
       ? undefined
       : parseModes('tools');
+const delayMs = Number(values['delay-ms']);
 const totals = { prompt: 0, completion: 0, cached: 0, requests: 0 };
+/** Chat requests answered so far and waiting now (GET /fake/stats). */
+const stats = { answered: 0, inFlight: 0 };
 let chatIndex = 0;
 
 let nextId = 0;
@@ -46,6 +53,7 @@ process.on('message', (msg) => {
 function ownReply(request) {
   const path = request.path ?? '';
   if (request.method === 'GET' && path.endsWith('/fake/usage')) return { body: totals };
+  if (request.method === 'GET' && path.endsWith('/fake/stats')) return { body: stats };
   if (request.method === 'GET' && path.endsWith('/models')) {
     return {
       body: {
@@ -96,7 +104,13 @@ const server = createServer((req, res) => {
     if (modes) {
       const reply = ownReply(request);
       if (!process.send) {
-        write(reply);
+        if (!(delayMs > 0 && request.method === 'POST')) return write(reply);
+        stats.inFlight += 1;
+        setTimeout(() => {
+          stats.inFlight -= 1;
+          stats.answered += 1;
+          write(reply);
+        }, delayMs);
         return;
       }
       // The parent logs the exchange before the client sees the answer (tests read the log then).

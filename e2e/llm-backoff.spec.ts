@@ -1,0 +1,52 @@
+// LLM runs at high concurrency: the launch form's "Episodes at once" reaches the run, and a model
+// endpoint that rate-limits (the fake answers 429 with Retry-After: 2 for the model `rate-limited`)
+// shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts.
+import { expect, test } from '@playwright/test';
+import { FAKE_OPENAI_URL, FAKE_RATE_LIMITED_MODEL } from './fake-openai.ts';
+import { launchRun, trpcMutation, waitForRun } from './helpers.ts';
+
+test('the launch form runs an LLM policy with the episodes at once it was given', async ({
+  page,
+}) => {
+  await page.goto('/tasks/household/eval_seen-001');
+  await page.getByTestId('launch-policy').selectOption('openai:fake-model');
+  await page.getByTestId('launch-k').fill('6');
+  await page.getByTestId('launch-max-steps').fill('2');
+  await page.getByTestId('launch-concurrency').fill('6');
+  await page.getByTestId('launch-run').click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
+  const runId = page.url().split('/').pop() ?? '';
+  await expect(page.getByTestId('run-concurrency')).toHaveText('· 6 at once');
+  const run = await waitForRun(page, runId);
+  expect(run.status).toBe('completed');
+  expect(run.metrics.errors).toBe(0);
+
+  // Above the schema's bound, the form says so before anything is sent.
+  await page.goto('/tasks/household/eval_seen-001');
+  await page.getByTestId('launch-concurrency').fill('5000');
+  await expect(page.getByTestId('launch-concurrency-problem')).toBeVisible();
+});
+
+test('a rate-limited endpoint shows its back-off on the run page while it lasts', async ({
+  page,
+}) => {
+  const runId = await launchRun(page, {
+    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+    policy: `openai:${FAKE_RATE_LIMITED_MODEL}`,
+    k: 4,
+    maxSteps: 2,
+    concurrency: 4,
+  });
+  await page.goto(`/runs/${runId}`);
+  const backoff = page.getByTestId('run-backoff');
+  const endpoint = `Rate limited by ${FAKE_OPENAI_URL} ${FAKE_RATE_LIMITED_MODEL}:`;
+  await expect(backoff).toContainText(endpoint, { timeout: 20_000 });
+  await expect(backoff).toContainText(/waiting \d+ s|retrying now/);
+  // One line for the endpoint, whatever the number of episodes waiting on it.
+  await expect(backoff.getByText(endpoint)).toHaveCount(1);
+  // The gate lets one probe through per wait: the retries go on growing.
+  await expect(backoff).toContainText(/([2-9]|\d{2,}) retries so far/, { timeout: 30_000 });
+
+  await trpcMutation(page, 'runs.cancel', { id: runId });
+  await expect(page.getByTestId('run-backoff')).toHaveCount(0);
+});
