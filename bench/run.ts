@@ -12,6 +12,7 @@ const parts: Part[] = [
   { title: 'openenv', load: async () => (await import('./openenv.ts')).benchOpenEnv },
   { title: 'lint and audit', load: async () => (await import('./lint.ts')).benchLint },
   { title: 'llm', load: async () => (await import('./llm.ts')).benchLlm },
+  { title: 'live', load: async () => (await import('./live.ts')).benchLive },
 ];
 
 /** Ids other tools read from bench/out/latest.json: every full run must produce each of them. */

@@ -48,6 +48,10 @@ export class RunEvents {
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
   private subscribing: Promise<void> | undefined;
+  /** Wake-ups so far (all runs): a read started after the n-th sees every commit it announced. */
+  private wakes = 0;
+  /** Reads in flight, shared by the subscribers of a run at the same cursor and wake-up. */
+  private readonly reading = new Map<string, Promise<RunEventRecord[]>>();
 
   constructor(
     private readonly db: Db,
@@ -59,7 +63,7 @@ export class RunEvents {
   /** Wakes subscribers of these runs, here and (with Redis) in every other process. */
   notify(runIds: Iterable<string>): void {
     const ids = [...new Set(runIds)];
-    for (const id of ids) this.local.emit(id);
+    for (const id of ids) this.wake(id);
     if (!this.redisUrl || ids.length === 0) return;
     if (!this.publisher) {
       this.publisher = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
@@ -74,11 +78,31 @@ export class RunEvents {
       const sub = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
       this.subscriber = sub;
       sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
-      sub.on('message', (_channel: string, runId: string) => this.local.emit(runId));
+      sub.on('message', (_channel: string, runId: string) => this.wake(runId));
       this.subscribing = sub.subscribe(CHANNEL).then(() => undefined);
     }
     // Without Redis notifications a subscriber still sees every event, by polling.
     await this.subscribing.catch(() => undefined);
+  }
+
+  private wake(runId: string): void {
+    this.wakes += 1;
+    this.local.emit(runId);
+  }
+
+  /**
+   * `list` for a subscriber: many viewers of one run wake together at the same cursor, and one
+   * read serves them all. Only a read started after the latest wake-up is shared, so a subscriber
+   * never gets a read that began before the commit it was woken for.
+   */
+  private listShared(runId: string, afterId: string | undefined): Promise<RunEventRecord[]> {
+    const key = `${runId}\n${afterId ?? ''}\n${this.wakes}`;
+    let read = this.reading.get(key);
+    if (!read) {
+      read = this.list(runId, afterId).finally(() => this.reading.delete(key));
+      this.reading.set(key, read);
+    }
+    return read;
   }
 
   /** Closes the Redis connections (shutdown, CLI exit). */
@@ -145,7 +169,7 @@ export class RunEvents {
       await this.ensureRedisSubscriber();
       while (!signal?.aborted) {
         pending = false;
-        const batch = await this.list(runId, cursor);
+        const batch = await this.listShared(runId, cursor);
         for (const event of batch) {
           cursor = event.id;
           yield event;
