@@ -18,7 +18,7 @@ import { followRunEvents } from '../server/testing/sse.ts';
 import { type BenchRow, measured } from './row.ts';
 
 const CLIENTS = 8;
-const EPISODES = 200;
+const EPISODES = 150;
 const EPISODE_MS = 50;
 
 export async function benchLive(): Promise<BenchRow[]> {

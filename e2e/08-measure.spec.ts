@@ -127,7 +127,7 @@ test('episode end to page, and a 10,000-step trajectory opening', async ({ page 
     'scripted:household-explorer',
     200,
   );
-  const webshop = await liveRun(page, '/tasks/webshop/ws-0000', 'scripted:webshop-careful', 24);
+  const webshop = await liveRun(page, '/tasks/webshop/ws-0000', 'scripted:webshop-careful', 40);
 
   // (2) A looping policy whose every action a contract blocks: a real 10,000-step trajectory.
   const longRun = await launchRun(page, {
