@@ -14,6 +14,7 @@ const parts: Part[] = [
   { title: 'llm', load: async () => (await import('./llm.ts')).benchLlm },
   { title: 'cli', load: async () => (await import('./cli.ts')).benchCli },
   { title: 'llm-bound', load: async () => (await import('./llm-bound.ts')).benchLlmBound },
+  { title: 'live', load: async () => (await import('./live.ts')).benchLive },
 ];
 
 /** Ids other tools read from bench/out/latest.json: every full run must produce each of them. */

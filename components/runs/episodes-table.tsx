@@ -88,11 +88,7 @@ export function EpisodesTable({ runId, counts }: { runId: string; counts: Episod
                 <TH className="text-right">Time</TH>
               </TR>
             </THead>
-            <TBody data-testid="episode-rows">
-              {items.map((e) => (
-                <EpisodeRowView key={e.id} runId={runId} e={e} withTokens={withTokens} />
-              ))}
-            </TBody>
+            <EpisodeRows runId={runId} items={items} withTokens={withTokens} />
           </Table>
         </div>
       ) : null}
@@ -102,8 +98,28 @@ export function EpisodesTable({ runId, counts }: { runId: string; counts: Episod
 
 type EpisodeItem = RouterOutputs['runs']['episodes']['items'][number];
 
-// Rows are memoised: while a run streams, only the rows of newly ended episodes render (the query
-// cache keeps the identity of unchanged rows).
+// While a run streams, the count above moves with every event but the rows only when episodes
+// end: the body renders only then, and in it only the new rows (the rest keep their identity).
+const EpisodeRows = memo(function EpisodeRows({
+  runId,
+  items,
+  withTokens,
+}: {
+  runId: string;
+  items: EpisodeItem[];
+  withTokens: boolean;
+}) {
+  return (
+    <TBody data-testid="episode-rows">
+      {items.map((e) => (
+        <EpisodeRowView key={e.id} runId={runId} e={e} withTokens={withTokens} />
+      ))}
+    </TBody>
+  );
+});
+
+// Rows are memoised: while a run streams, only the rows of newly ended episodes render (the live
+// merge and the query cache keep the identity of unchanged rows).
 const EpisodeRowView = memo(function EpisodeRowView({
   runId,
   e,

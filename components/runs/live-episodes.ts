@@ -33,17 +33,65 @@ export function episodeRowOf(runId: string, payload: EpisodeEndedPayload): Episo
   };
 }
 
-/** The list with the batch's new episodes added in ordinal order; the same list when none is new. */
-export function mergeEndedEpisodes<L extends { items: EpisodeRow[] }>(
+/** What a cached episode list was read with (the runs.episodes input). */
+export interface EpisodeListInput {
+  outcome?: EpisodeRow['outcome'];
+  failureCategory?: EpisodeRow['failureCategory'];
+  cursor?: number | null;
+  limit?: number;
+}
+
+/** The server's page size for a list input (runs.episodes: default 200, at most 1000). */
+const pageSize = (input: EpisodeListInput) => Math.min(input.limit ?? 200, 1000);
+
+/** First index whose ordinal is at least `ordinal` (rows are in ordinal order). */
+function lowerBound(items: readonly EpisodeRow[], ordinal: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((items[mid] as EpisodeRow).ordinal < ordinal) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The list with the batch's new episodes put in ordinal order, where a read with `input` would
+ * have them: its outcome filter, its page (after its cursor; not past its last row when a later
+ * page follows; at most its page size, the overflow moving to the next page). The same list when
+ * nothing changes. Work per episode: a binary search and one splice — the rows already listed keep
+ * their identity, so only new rows render.
+ */
+export function mergeEndedEpisodes<L extends { items: EpisodeRow[]; nextCursor?: number | null }>(
   old: L | undefined,
   batch: EpisodeEndedPayload[],
   runId: string,
+  input: EpisodeListInput = {},
 ): L | undefined {
   if (!old) return old;
-  const known = new Set(old.items.map((e) => e.id));
-  const added = batch.filter((p) => !known.has(p.episodeId)).map((p) => episodeRowOf(runId, p));
-  if (added.length === 0) return old;
-  return { ...old, items: [...old.items, ...added].sort((a, b) => a.ordinal - b.ordinal) };
+  let items = old.items;
+  let nextCursor = old.nextCursor ?? null;
+  for (const p of batch) {
+    if (input.outcome !== undefined && p.outcome !== input.outcome) continue;
+    if (input.failureCategory !== undefined && p.failureCategory !== input.failureCategory) {
+      continue;
+    }
+    if (input.cursor !== undefined && input.cursor !== null && p.ordinal <= input.cursor) continue;
+    const last = items.at(-1);
+    if (nextCursor !== null && last && p.ordinal > last.ordinal) continue;
+    let at = lowerBound(items, p.ordinal);
+    while (items[at]?.ordinal === p.ordinal && items[at]?.id !== p.episodeId) at += 1;
+    if (items[at]?.id === p.episodeId) continue;
+    if (items === old.items) items = items.slice();
+    items.splice(at, 0, episodeRowOf(runId, p));
+    if (items.length > pageSize(input)) {
+      items.pop();
+      nextCursor = (items.at(-1) as EpisodeRow).ordinal;
+    }
+  }
+  if (items === old.items) return old;
+  return { ...old, items, ...(nextCursor !== (old.nextCursor ?? null) ? { nextCursor } : {}) };
 }
 
 /** The summary with the run's done count moved on to `done` (never back: a late event is older). */

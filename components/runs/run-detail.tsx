@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { GitCompare, Radio } from 'lucide-react';
 import Link from 'next/link';
+import { memo } from 'react';
 // Journey 5: a run page that streams. Episodes appear as they end; success rate with its interval,
 // failure distribution, steps histogram, harness errors and progress update without reload.
 import { invalidLoopCutoffText } from '../../contracts/outcomes.ts';
@@ -9,6 +10,7 @@ import { isFinalStatus } from '../../contracts/runs.ts';
 import { FailureChart } from '../charts/failure-chart.tsx';
 import { StepsHistogram } from '../charts/steps-histogram.tsx';
 import { SuccessInterval } from '../charts/success-interval.tsx';
+import { useThrottled } from '../hooks/use-throttled.ts';
 import { isLlmPolicy } from '../llm/format.ts';
 import { RunLlmCard } from '../llm/run-llm.tsx';
 import { RunSkillBank } from '../skills/run-skill-bank.tsx';
@@ -66,7 +68,7 @@ export function RunDetail({ id }: { id: string }) {
             <CardTitle>Failure distribution</CardTitle>
           </CardHeader>
           <CardContent>
-            <FailureChart
+            <RunFailures
               distribution={r.metrics.failureDistribution}
               invalidLoopLimit={r.invalidLoopLimit}
             />
@@ -230,8 +232,32 @@ function RunStats({ run: r }: { run: Run }) {
   );
 }
 
-function RunHistogram({ runId, maxSteps }: { runId: string; maxSteps: number }) {
+const NO_EPISODES: RouterOutputs['runs']['episodes']['items'] = [];
+
+// The charts are the run page's costly part: while a run streams they are drawn again at most once
+// per CHART_MS and after the rows, and not at all when only other parts of the page move.
+const CHART_MS = 1000;
+
+const RunHistogram = memo(function RunHistogram({
+  runId,
+  maxSteps,
+}: {
+  runId: string;
+  maxSteps: number;
+}) {
   const trpc = useTRPC();
   const episodes = useQuery(trpc.runs.episodes.queryOptions({ runId, limit: 1000 }));
-  return <StepsHistogram episodes={episodes.data?.items ?? []} maxSteps={maxSteps} />;
-}
+  const shown = useThrottled(episodes.data?.items ?? NO_EPISODES, CHART_MS);
+  return <StepsHistogram episodes={shown} maxSteps={maxSteps} />;
+});
+
+const RunFailures = memo(function RunFailures({
+  distribution,
+  invalidLoopLimit,
+}: {
+  distribution: Record<string, number>;
+  invalidLoopLimit: number | null;
+}) {
+  const shown = useThrottled(distribution, CHART_MS);
+  return <FailureChart distribution={shown} invalidLoopLimit={invalidLoopLimit} />;
+});

@@ -1,33 +1,46 @@
 'use client';
 // Keeps a run's queries fresh while it is in flight: one SSE subscription (resumable: tRPC sends
-// lastEventId on reconnect), and each event invalidates the run's summary and episode list —
-// coalesced, so a burst of events costs one refetch.
-import { useQueryClient } from '@tanstack/react-query';
+// lastEventId on reconnect). Each ended episode goes straight into every cached episode list of the
+// run, with no refetch; the summary (rate, interval, charts) is re-read now and then; the stored
+// lists are read again only to catch up when the stream opens and once the run is over.
+import { matchQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTRPC } from '../trpc/client.tsx';
-import { type EpisodeEndedPayload, mergeEndedEpisodes, withProgress } from './live-episodes.ts';
+import type { RouterOutputs } from '../trpc/types.ts';
+import {
+  type EpisodeEndedPayload,
+  type EpisodeListInput,
+  mergeEndedEpisodes,
+  withProgress,
+} from './live-episodes.ts';
 
-// The summary (rate, interval, charts) refreshes at most this often while events stream; rows
-// appear at once from the events themselves, and the stored list is re-read less often.
-const SUMMARY_MS = 400;
-const LIST_MS = 2500;
+// The summary refreshes at most this often while events stream; rows and Progress move at once
+// from the events themselves.
+const SUMMARY_MS = 1000;
+// Events that arrive together (one chunk of the stream) are applied in one render.
+const BATCH_MS = 16;
+
+type EpisodeList = RouterOutputs['runs']['episodes'];
 
 export function useLiveRun(runId: string, active: boolean) {
   const trpc = useTRPC();
   const refresh = useCoalescedRefresh(runId);
-  const addEpisode = useEpisodeBatches(runId);
+  const episodes = useEpisodeBatches(runId);
   const sub = useSubscription(
     trpc.runs.live.subscriptionOptions(
       { runId },
       {
         enabled: active,
-        // Anything that happened between the first fetch and the stream opening is caught here.
-        onStarted: refresh,
+        // What happened between the page's first reads and the stream opening is caught here.
+        onStarted: () => {
+          refresh();
+          episodes.reload();
+        },
         onData: (tracked) => {
           const event = tracked.data;
-          if (event.type === 'episode_ended') addEpisode(event.payload);
-          if (event.type === 'run_progress') addEpisode(null, event.payload.done);
+          if (event.type === 'episode_ended') episodes.add(event.payload);
+          if (event.type === 'run_progress') episodes.add(null, event.payload.done);
           refresh();
         },
       },
@@ -41,86 +54,110 @@ export function useLiveRun(runId: string, active: boolean) {
     const t = setTimeout(reset, 500);
     return () => clearTimeout(t);
   }, [active, status, reset]);
+  // Once the run is over, the stored rows (with what events do not carry: tokens, times) once.
+  const wasActive = useRef(active);
+  const { reload } = episodes;
+  useEffect(() => {
+    if (wasActive.current && !active) reload();
+    wasActive.current = active;
+  }, [active, reload]);
 
   return { status: sub.status, error: sub.error };
 }
 
-/** Invalidate the run's summary and its episode list, each at most once per interval. */
+/** Invalidate the run's summary (and what moves with it), at most once per interval. */
 function useCoalescedRefresh(runId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const timers = useRef<Record<'summary' | 'list', ReturnType<typeof setTimeout> | undefined>>({
-    summary: undefined,
-    list: undefined,
-  });
-  const schedule = useCallback(
-    (what: 'summary' | 'list', ms: number) => {
-      if (timers.current[what]) return;
-      timers.current[what] = setTimeout(() => {
-        timers.current[what] = undefined;
-        if (what === 'summary') {
-          void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey({ id: runId }) });
-          // The reward/verdict warning moves with the summary (reward-verdict-warning.tsx).
-          void queryClient.invalidateQueries({
-            queryKey: trpc.audits.disagreements.queryKey({ runId }),
-          });
-        } else {
-          void queryClient.invalidateQueries({ queryKey: trpc.runs.episodes.pathKey() });
-        }
-      }, ms);
-    },
-    [queryClient, trpc, runId],
-  );
-  useEffect(() => {
-    const t = timers.current;
-    return () => {
-      clearTimeout(t.summary);
-      clearTimeout(t.list);
-    };
-  }, []);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
   return useCallback(() => {
-    schedule('summary', SUMMARY_MS);
-    schedule('list', LIST_MS);
-  }, [schedule]);
+    timer.current ??= setTimeout(() => {
+      timer.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey({ id: runId }) });
+      // The reward/verdict warning moves with the summary (reward-verdict-warning.tsx).
+      void queryClient.invalidateQueries({
+        queryKey: trpc.audits.disagreements.queryKey({ runId }),
+      });
+    }, SUMMARY_MS);
+  }, [queryClient, trpc, runId]);
 }
 
 /**
- * Ended episodes go straight into the cached episode list, so their rows appear without waiting
- * for a refetch, and the progress they come with goes into the cached summary in the same batch:
- * Progress and the episode table's count move together. Events are applied in small batches (one
- * render per batch, not per event); the coalesced refresh then brings the exact stored rows and
- * metrics.
+ * Ended episodes go into every cached episode list of the run (each as its input would have them:
+ * outcome filter, page), and the progress they come with into the cached summary in the same
+ * batch: Progress and the episode table's count move together. A list read from the server (the
+ * reload, a filter opened mid-run) may predate episodes the stream already reported: they are put
+ * back as it lands.
  */
 function useEpisodeBatches(runId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pending = useRef<EpisodeEndedPayload[]>([]);
   const progress = useRef<number | undefined>(undefined);
+  /** Every episode the stream reported ended, for `reload`. */
+  const ended = useRef<EpisodeEndedPayload[]>([]);
   const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const mergeInto = useCallback(
+    (key: readonly unknown[], old: EpisodeList | undefined, batch: EpisodeEndedPayload[]) => {
+      const input = (key[1] as { input?: EpisodeListInput } | undefined)?.input ?? {};
+      const merged = mergeEndedEpisodes(old, batch, runId, input);
+      if (merged !== old) queryClient.setQueryData(key, merged);
+    },
+    [queryClient, runId],
+  );
+  const merge = useCallback(
+    (batch: EpisodeEndedPayload[]) => {
+      const filter = trpc.runs.episodes.queryFilter({ runId });
+      for (const [key, old] of queryClient.getQueriesData<EpisodeList>(filter)) {
+        mergeInto(key, old, batch);
+      }
+    },
+    [mergeInto, queryClient, trpc, runId],
+  );
+  useEffect(() => {
+    const filter = trpc.runs.episodes.queryFilter({ runId });
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) {
+        return;
+      }
+      if (ended.current.length === 0 || !matchQuery(filter, event.query)) return;
+      const old = event.query.state.data as EpisodeList | undefined;
+      mergeInto(event.query.queryKey, old, ended.current);
+    });
+  }, [mergeInto, queryClient, trpc, runId]);
+
   const flush = useCallback(() => {
     flushTimer.current = undefined;
     const batch = pending.current;
     const done = progress.current;
     pending.current = [];
     progress.current = undefined;
-    if (batch.length > 0) {
-      queryClient.setQueryData(trpc.runs.episodes.queryKey({ runId, limit: 1000 }), (old) =>
-        mergeEndedEpisodes(old, batch, runId),
-      );
-    }
+    if (batch.length > 0) merge(batch);
     if (done !== undefined) {
       queryClient.setQueryData(trpc.runs.byId.queryKey({ id: runId }), (old) =>
         withProgress(old, done),
       );
     }
-  }, [queryClient, trpc, runId]);
+  }, [merge, queryClient, trpc, runId]);
   useEffect(() => () => clearTimeout(flushTimer.current), []);
-  return useCallback(
+
+  const add = useCallback(
     (payload: EpisodeEndedPayload | null, done?: number) => {
-      if (payload) pending.current.push(payload);
+      if (payload) {
+        pending.current.push(payload);
+        ended.current.push(payload);
+      }
       if (done !== undefined) progress.current = Math.max(progress.current ?? 0, done);
-      flushTimer.current ??= setTimeout(flush, 100);
+      flushTimer.current ??= setTimeout(flush, BATCH_MS);
     },
     [flush],
   );
+
+  const reload = useCallback(() => {
+    void queryClient.invalidateQueries(trpc.runs.episodes.queryFilter({ runId }));
+  }, [queryClient, trpc, runId]);
+
+  return { add, reload };
 }

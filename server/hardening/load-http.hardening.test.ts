@@ -3,7 +3,6 @@
 // stub) on a loopback port, following 4 concurrent runs.
 // Every stored event reaches every client of its run once, in order; latency (commit to receipt
 // by the client) is reported.
-import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../api/trpc.ts';
 import { LOCAL_CALLER } from '../auth/caller.ts';
@@ -12,6 +11,7 @@ import { createTestDb, type TestDb } from '../db/testing.ts';
 import { counterEngine, counterSpec } from '../rollouts/testing.ts';
 import { serveStudio, type TestServer } from '../testing/http.ts';
 import { testServices } from '../testing/services.ts';
+import { followRunEvents } from '../testing/sse.ts';
 import { percentile } from './load.ts';
 
 const RUNS = 4;
@@ -40,80 +40,8 @@ afterAll(async () => {
   await handle?.close();
 });
 
-interface Received {
-  id: string;
-  createdAt: string;
-  type: string;
-  at: number;
-}
-
-/**
- * One SSE client (as the browser's EventSource would be, over its own connection): resumes from
- * `lastEventId` and reads until the server's `return` event, i.e. after run_completed.
- */
-function follow(
-  runId: string,
-  lastEventId: string,
-): Promise<{ events: Received[]; connectedAt: number }> {
-  const input = encodeURIComponent(JSON.stringify({ runId, lastEventId }));
-  return new Promise((resolve, reject) => {
-    const events: Received[] = [];
-    let connectedAt = Number.NaN;
-    const req = request(
-      `${base}/api/trpc/runs.live?input=${input}`,
-      { agent: false, headers: { Accept: 'text/event-stream' } },
-      (res: IncomingMessage) => {
-        if (res.statusCode !== 200) {
-          reject(new Error(`runs.live answered ${res.statusCode}`));
-          res.resume();
-          return;
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        let ended = false;
-        const finish = () => {
-          if (ended) return;
-          ended = true;
-          req.destroy();
-          resolve({ events, connectedAt });
-        };
-        res.on('data', (chunk: string) => {
-          const at = Date.now();
-          buffer += chunk;
-          for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            let event = 'message';
-            let id: string | undefined;
-            const data: string[] = [];
-            for (const line of block.split('\n')) {
-              if (line.startsWith('event:')) event = line.slice(6).trim();
-              else if (line.startsWith('id:')) id = line.slice(3).trim();
-              else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-            }
-            if (event === 'connected') connectedAt = at;
-            else if (event === 'return') return finish();
-            else if (event === 'serialized-error') {
-              reject(new Error(`runs.live failed: ${data.join('\n')}`));
-              return finish();
-            } else if (event === 'message' && id !== undefined) {
-              const e = JSON.parse(data.join('\n')) as {
-                id: string;
-                createdAt: string;
-                type: string;
-              };
-              events.push({ id: e.id, createdAt: e.createdAt, type: e.type, at });
-            }
-          }
-        });
-        res.on('end', finish);
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** One SSE client (server/testing/sse.ts), reading until the stream ends after run_completed. */
+const follow = (runId: string, lastEventId: string) => followRunEvents(base, runId, lastEventId);
 
 describe('load over HTTP', () => {
   it(`${VIEWERS} SSE clients on ${RUNS} concurrent runs: no event lost, duplicated or reordered`, async () => {

@@ -66,6 +66,10 @@ export class RunEvents {
   private subscriber: Redis | undefined;
   private subscribing: Promise<void> | undefined;
   private readonly backoffsByRun = new Map<string, Map<string, RunBackoff>>();
+  /** Wake-ups so far (all runs): a read started after the n-th sees every commit it announced. */
+  private wakeCount = 0;
+  /** Reads in flight, shared by the subscribers of a run at the same cursor and wake-up. */
+  private readonly reading = new Map<string, Promise<RunEventRecord[]>>();
 
   constructor(
     private readonly db: Db,
@@ -77,7 +81,7 @@ export class RunEvents {
   /** Wakes subscribers of these runs, here and (with Redis) in every other process. */
   notify(runIds: Iterable<string>): void {
     const ids = [...new Set(runIds)];
-    for (const id of ids) this.local.emit(id);
+    for (const id of ids) this.wake(id);
     if (!this.redisUrl || ids.length === 0) return;
     const publisher = this.ensurePublisher();
     for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
@@ -90,7 +94,7 @@ export class RunEvents {
       this.subscriber = sub;
       sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
       sub.on('message', (channel: string, message: string) => {
-        if (channel === CHANNEL) this.local.emit(message);
+        if (channel === CHANNEL) this.wake(message);
         else this.keepBackoff(message);
       });
       this.subscribing = sub.subscribe(CHANNEL, BACKOFF_CHANNEL).then(() => undefined);
@@ -148,6 +152,23 @@ export class RunEvents {
       this.publisher.on('error', () => undefined);
     }
     return this.publisher;
+  private wake(runId: string): void 
+    this.wakeCount += 1;
+    this.local.emit(runId);
+
+  /**
+   * `list` for a subscriber: many viewers of one run wake together at the same cursor, and one
+   * read serves them all. Only a read started after the latest wake-up is shared, so a subscriber
+   * never gets a read that began before the commit it was woken for.
+   */
+  private listShared(runId: string, afterId: string | undefined): Promise<RunEventRecord[]> {
+    const key = `${runId}\n${afterId ?? ''}\n${this.wakeCount}`;
+    let read = this.reading.get(key);
+    if (!read) {
+      read = this.list(runId, afterId).finally(() => this.reading.delete(key));
+      this.reading.set(key, read);
+    }
+    return read;
   }
 
   /** Closes the Redis connections (shutdown, CLI exit). */
@@ -250,7 +271,7 @@ export class RunEvents {
       await this.ensureRedisSubscriber();
       while (!signal?.aborted) {
         pending = false;
-        const batch = await this.list(runId, cursor);
+        const batch = await this.listShared(runId, cursor);
         for (const event of batch) {
           cursor = event.id;
           yield event;

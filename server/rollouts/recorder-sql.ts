@@ -68,7 +68,7 @@ const wonCte = (b: Batch) => Prisma.sql`
       "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
       "costReward" jsonb, evaluation jsonb, "legVerdicts" jsonb, "durationMs" int,
       "promptTokens" int, "outputTokens" int, "cachedTokens" int, llm jsonb,
-      "initialObservation" text)),
+      "initialObservation" text, "finishedAt" timestamptz)),
   won AS (
     UPDATE "Episode" AS e SET status = 'done', outcome = v.outcome::"EpisodeOutcome",
       "failureCategory" = v."failureCategory"::"FailureCategory", "errorKind" = v."errorKind"::"ErrorKind",
@@ -77,7 +77,7 @@ const wonCte = (b: Batch) => Prisma.sql`
       "durationMs" = v."durationMs", "promptTokens" = v."promptTokens",
       "outputTokens" = v."outputTokens", "cachedTokens" = v."cachedTokens", llm = v.llm,
       "initialObservation" = v."initialObservation",
-      "finishedAt" = now()
+      "finishedAt" = v."finishedAt"
     FROM v
     WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
     RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, e."startSeed", v.outcome, v."failureCategory",

@@ -52,6 +52,8 @@ type Op =
   | {
       kind: 'record';
       req: RecordRequest;
+      /** When the result reached the recorder: the episode's end (stored as its finishedAt). */
+      endedAt: Date;
       resolve: (won: boolean) => void;
       reject: (e: unknown) => void;
     };
@@ -95,10 +97,11 @@ export function stepRow(episodeId: string, attempt: number, s: StepRecord) {
   };
 }
 
-function episodeRow(r: RecordRequest) {
+function episodeRow(r: RecordRequest, endedAt: Date) {
   const res = r.result;
   return {
     id: r.id,
+    finishedAt: endedAt.toISOString(),
     attempt: r.attempt,
     outcome: res.outcome,
     failureCategory: res.failureCategory ?? null,
@@ -147,7 +150,10 @@ export interface RecorderOptions {
   db: Db;
   /** Woken after every write, so that live subscribers read the new events. */
   events: RunEvents;
-  /** Wait this long after the first queued operation so that others join its transaction. */
+  /**
+   * Wait this long after the first queued claim so that others join its transaction. A result is
+   * written at once: a live run page waits for its row.
+   */
   lingerMs?: number;
   /** Flush at once when this many operations are queued. */
   maxBatch?: number;
@@ -156,6 +162,8 @@ export interface RecorderOptions {
 export class EpisodeRecorder {
   private queue: Op[] = [];
   private flushing: Promise<void> | undefined;
+  /** Ends the current linger early (set while a flush lingers). */
+  private endLinger: (() => void) | undefined;
   private readonly lingerMs: number;
   private readonly maxBatch: number;
   /** Write statistics (transactions, operations, milliseconds in transactions), for benches. */
@@ -188,9 +196,10 @@ export class EpisodeRecorder {
   }
 
   record(req: RecordRequest): Promise<boolean> {
+    const endedAt = new Date();
     return new Promise((resolve, reject) => {
-      this.queue.push({ kind: 'record', req, resolve, reject });
-      this.kick();
+      this.queue.push({ kind: 'record', req, endedAt, resolve, reject });
+      this.kick(true);
     });
   }
 
@@ -199,13 +208,25 @@ export class EpisodeRecorder {
     while (this.flushing) await this.flushing;
   }
 
-  private kick(): void {
-    if (this.flushing) return;
+  /** Starts a flush unless one runs; `urgent` (a result) cuts a lingering flush short. */
+  private kick(urgent = false): void {
+    if (this.flushing) {
+      if (urgent || this.queue.length >= this.maxBatch) this.endLinger?.();
+      return;
+    }
     this.flushing = (async () => {
       try {
-        // Operations queued in the same tick (or within the linger) share one transaction.
-        if (this.lingerMs > 0 && this.queue.length < this.maxBatch) {
-          await new Promise((r) => setTimeout(r, this.lingerMs));
+        // Operations queued in the same tick (or, for claims, within the linger) share one
+        // transaction; one queued while a write runs goes into the next write.
+        if (this.lingerMs > 0 && this.queue.length < this.maxBatch && !urgent) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(() => this.endLinger?.(), this.lingerMs);
+            this.endLinger = () => {
+              clearTimeout(timer);
+              this.endLinger = undefined;
+              resolve();
+            };
+          });
         } else {
           await new Promise((r) => setImmediate(r));
         }
@@ -286,7 +307,7 @@ export class EpisodeRecorder {
         workerId: this.workerId,
         runIds,
         claimIds: claims.map((c) => c.req.id),
-        rows: records.map((r) => episodeRow(r.req)),
+        rows: records.map((r) => episodeRow(r.req, r.endedAt)),
         steps: records.flatMap((r) =>
           r.req.result.trajectory.map((st) => stepRow(r.req.id, r.req.attempt, st)),
         ),

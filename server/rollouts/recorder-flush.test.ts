@@ -1,0 +1,86 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestDb, type TestDb } from '../db/testing.ts';
+import { RunEvents } from './events.ts';
+import { EpisodeRecorder } from './recorder.ts';
+import { counterSpec } from './testing.ts';
+import type { EpisodeResult } from './types.ts';
+
+const result: EpisodeResult = {
+  outcome: 'success',
+  steps: 0,
+  invalidActions: 0,
+  envReward: 0,
+  durationMs: 1,
+  trajectory: [],
+  taskId: 'reach-3',
+  seed: 0,
+};
+
+describe('episode recorder: when an episode ends', () => {
+  let handle: TestDb;
+
+  beforeAll(async () => {
+    // A PostgreSQL server: its now() is not the test's (PGlite's clock is this process's Date).
+    handle = await createTestDb('postgres');
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  /** A run of one episode, claimed (attempt 1) by a recorder that does not linger. */
+  async function claimedEpisode() {
+    const db = handle.db;
+    const run = await db.run.create({
+      data: {
+        policy: 'test:inc',
+        spec: counterSpec,
+        taskIds: ['reach-3'],
+        k: 1,
+        seeds: [0],
+        maxSteps: 50,
+        rewardParams: {},
+        episodesTotal: 1,
+      },
+    });
+    const episode = await db.episode.create({
+      data: { runId: run.id, taskId: 'reach-3', seed: 0, ordinal: 0 },
+    });
+    const setup = new EpisodeRecorder('setup', { db, events: new RunEvents(db) });
+    const claimed = await setup.claim({ id: episode.id, runId: run.id });
+    if (!claimed) throw new Error('claim failed');
+    return claimed;
+  }
+
+  it('writes a result at once, cutting short the linger of a claim queued before it', async () => {
+    const ended = await claimedEpisode();
+    const next = await claimedEpisode();
+    await handle.db.episode.update({ where: { id: next.id }, data: { status: 'queued' } });
+    // A linger far beyond the test's timeout: only a flush the result cut short can finish.
+    const recorder = new EpisodeRecorder('w', {
+      db: handle.db,
+      events: new RunEvents(handle.db),
+      lingerMs: 3_600_000,
+    });
+    const claim = recorder.claim({ id: next.id, runId: next.runId });
+    expect(await recorder.record({ ...ended, result })).toBe(true);
+    expect((await claim)?.attempt).toBe(2);
+  });
+
+  it('stores finishedAt as the moment the result reached it, not when the write ran', async () => {
+    const recorder = new EpisodeRecorder('w', {
+      db: handle.db,
+      events: new RunEvents(handle.db),
+    });
+    const claimed = await claimedEpisode();
+    // The recorder's clock stands still in the past; the database's now() does not.
+    const ended = new Date('2020-01-02T03:04:05.678Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: ended });
+    expect(await recorder.record({ ...claimed, result })).toBe(true);
+    vi.useRealTimers();
+    const stored = await handle.db.episode.findUniqueOrThrow({ where: { id: claimed.id } });
+    expect(stored.finishedAt?.toISOString()).toBe(ended.toISOString());
+  });
+});
