@@ -152,9 +152,12 @@ export class RunEvents {
       this.publisher.on('error', () => undefined);
     }
     return this.publisher;
-  private wake(runId: string): void 
+  }
+
+  private wake(runId: string): void {
     this.wakeCount += 1;
     this.local.emit(runId);
+  }
 
   /**
    * `list` for a subscriber: many viewers of one run wake together at the same cursor, and one
