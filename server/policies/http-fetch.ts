@@ -3,6 +3,7 @@
 // chat completion), which is what bounds hundreds of episodes waiting on a model in one process
 // (bench/llm-bound.ts). Replies are read whole (no caller streams) and handed back as a small
 // Response look-alike: building undici's Response and Headers per reply cost as much again.
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -130,6 +131,9 @@ export const httpFetch = (async (
       req.destroy(error);
       reject(error);
     };
+    // A run's signal carries one listener per request in flight (hundreds), each removed when its
+    // request ends: no leak, so no MaxListeners warning.
+    if (signal) setMaxListeners(0, signal);
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error) => {
       signal?.removeEventListener('abort', onAbort);

@@ -9,6 +9,7 @@
 // page: "Rate limited by <endpoint>: waiting 4 s, 12 retries so far"). Worker threads of the process
 // (episodes under Contract code) keep gates of their own, kept in step over a BroadcastChannel: a
 // 429 seen in one thread closes the endpoint's gate in every thread, and the main thread announces it.
+import { setMaxListeners } from 'node:events';
 import { BroadcastChannel } from 'node:worker_threads';
 import OpenAI from 'openai';
 
@@ -190,6 +191,7 @@ export class EndpointGate {
       };
       if (ms !== undefined) timer = setTimeout(done, ms);
       this.wakers.push(done);
+      if (signal) setMaxListeners(0, signal); // every waiting episode of a run listens to its signal
       signal?.addEventListener('abort', done, { once: true });
     });
   }
