@@ -1,5 +1,6 @@
 // IsolatedPool: a hook stuck in a long built-in (beyond the interrupt handler's reach) is killed
 // by the watchdog within about a second, a dying worker is replaced, and the next job runs.
+import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessCodeError } from '../errors.ts';
@@ -25,6 +26,18 @@ const solve: EpisodeInput = {
 describe('IsolatedPool', () => {
   const pool = new IsolatedPool({ size: 1, module: HANDLERS, hookLimitMs: 1000 });
   afterAll(() => pool.close());
+
+  it('leaves no listener on a run signal its jobs shared once they settle', async () => {
+    const run = new AbortController();
+    await Promise.all([
+      pool.run('episode', solve, { signal: run.signal }),
+      pool.run('episode', solve, { signal: run.signal }),
+      pool
+        .run('episode', { ...solve, spec: contract('syntax error (') }, { signal: run.signal })
+        .catch(() => undefined),
+    ]);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  }, 60_000);
 
   it('runs a harnessed episode in a worker', async () => {
     const out = await pool.run<EpisodeOutput>('episode', solve);

@@ -4,6 +4,7 @@
 // t" in shared memory, a watchdog kills the worker past hookLimitMs, and a fresh worker replaces it.
 // The pool is bounded: at most `size` threads, started when jobs wait for them, optionally stopped
 // after `idleMs` without work; a job's AbortSignal stops it, terminating its thread if it runs.
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -307,15 +308,26 @@ export class IsolatedPool {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new JobAbortedError());
     return new Promise<T>((resolve, reject) => {
+      // A run's signal is shared by all its jobs (hundreds may be in flight, so no MaxListeners
+      // warning): each job's listener goes when the job settles.
+      if (signal) setMaxListeners(0, signal);
+      const onAbort = () => this.abort(job);
+      const settled = () => signal?.removeEventListener('abort', onAbort);
       const job: Job = {
         id: this.nextId++,
         handler,
         input,
-        resolve: resolve as (value: unknown) => void,
-        reject,
+        resolve: (value: unknown) => {
+          settled();
+          resolve(value as T);
+        },
+        reject: (error: Error) => {
+          settled();
+          reject(error);
+        },
         signal,
       };
-      signal?.addEventListener('abort', () => this.abort(job), { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job);
       this.pump();
     });
