@@ -3,6 +3,8 @@
 import type {
   ActionableEnv,
   EnvSnapshot,
+  Json,
+  JsonObject,
   Observation,
   StepInfo,
   StepResult,
@@ -65,4 +67,19 @@ export async function restoredEnv<E extends ActionableEnv>(
     throw error;
   }
   return env;
+}
+
+/**
+ * The value at a key path of a JSON value (`['agent', 'holding']`): undefined where a key is
+ * missing or an array or a scalar stands in the way.
+ */
+export function jsonAt(value: Json, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) {
+      return undefined;
+    }
+    v = (v as JsonObject)[key];
+  }
+  return v;
 }

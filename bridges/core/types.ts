@@ -100,6 +100,12 @@ export interface ActionableEnv {
   evaluate(): Promise<Evaluation>;
   /** A safe, read-only, plain-JSON view of the state (no handles). Hooks read only this. */
   getEnvState(): Json;
+  /**
+   * Optional capability: the value at a key path of getEnvState() (`['agent', 'holding']`), read
+   * as `jsonAt` reads it, without building the rest of the view. For a bridge whose full view is
+   * dear; callers without it use `jsonAt(getEnvState(), path)`.
+   */
+  getEnvStateAt?(path: readonly string[]): Json | undefined;
   /** JSON Schema of getEnvState(), generated from zod. */
   stateSchema(): JsonSchema;
   tools(): ToolSpec[];

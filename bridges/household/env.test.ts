@@ -1,6 +1,8 @@
 // HouseholdEnv: the ActionableEnv surface — reset text, malformed actions, dialect selection,
-// truncation, reward on first success, evaluate(), state view vs schema, save/load, close.
-import { describe, expect, it } from 'vitest';
+// truncation, reward on first success, evaluate(), state view vs schema and its narrow reads
+// (getEnvStateAt), save/load, close.
+import { describe, expect, it, vi } from 'vitest';
+import { jsonAt } from '../core/helpers.ts';
 import { validateJsonSchema } from '../core/schema.ts';
 import { EnvClosedError, type Json, UnknownTaskError } from '../core/types.ts';
 import { HouseholdEnv } from './env.ts';
@@ -9,6 +11,7 @@ import { oraclePlan } from './oracle.ts';
 import { createRng } from './rng.ts';
 import { buildScene } from './scene.ts';
 import { HouseholdSim, NOTHING_HAPPENS } from './sim.ts';
+import { SimView } from './sim-view.ts';
 import type { HouseholdStateView } from './state.ts';
 import { getCatalogue } from './tasks.ts';
 
@@ -265,6 +268,39 @@ describe('state view and snapshots', () => {
         expect(sim.view(), `${t.id} step ${i}`).toEqual(fresh.view());
       }
     }
+  });
+
+  it('getEnvStateAt reads what the view holds at any path, building the world only for it', async () => {
+    const built = vi.spyOn(SimView.prototype as unknown as { buildWorld(): unknown }, 'buildWorld');
+    const { env } = await fresh(firstOf('pick_clean_then_place_in_recep').id);
+    const plan = oraclePlan(view(env));
+    const paths = [
+      ['agent', 'holding'],
+      ['agent', 'location'],
+      ['agent'],
+      ['task', 'objectType'],
+      ['task', 'layout'],
+      ['dialect'],
+      ['steps'],
+      ['invalidActions'],
+      ['won'],
+      ['won', 'x'],
+      ['agent', 'holding', 'length'],
+      ['nothing'],
+      ['toString'],
+      [''],
+    ];
+    for (const c of ['look', ...plan]) {
+      await env.step(act(c));
+      built.mockClear();
+      const got = paths.map((p) => env.getEnvStateAt(p));
+      expect(built).not.toHaveBeenCalled();
+      expect(got, c).toEqual(paths.map((p) => jsonAt(env.getEnvState(), p)));
+      for (const p of [['objects'], ['receptacles'], ['receptacles', '0'], []]) {
+        expect(env.getEnvStateAt(p), p.join('.')).toEqual(jsonAt(env.getEnvState(), p));
+      }
+    }
+    built.mockRestore();
   });
 
   it('save -> fromState -> continue equals an uninterrupted run', async () => {

@@ -284,6 +284,11 @@ export class HouseholdEnv implements ActionableEnv {
     return this.live().view() as unknown as Json;
   }
 
+  /** Optional capability (core/types.ts): a rule's `unless` reads one field, not the world. */
+  getEnvStateAt(path: readonly string[]): Json | undefined {
+    return this.live().viewAt(path);
+  }
+
   /** The oracle capability: the planner's commands from the current state (oracle.ts). */
   async solve(): Promise<Action[] | undefined> {
     try {

@@ -1,6 +1,9 @@
 // The household state view: the plain JSON hooks and designers read. Frozen and cached per entity,
 // rebuilt only for the receptacle and object a command changed (hooks may read the view several
-// times a step, and `go to`, the commonest command, changes neither).
+// times a step, and `go to`, the commonest command, changes neither). A read of one path (`at`: a
+// rule's `unless` on `agent.holding`) outside receptacles and objects never builds them.
+import { jsonAt } from '../core/helpers.ts';
+import type { Json } from '../core/types.ts';
 import type { Dialect, HouseholdStateView, SimObject, SimReceptacle, SimState } from './state.ts';
 import type { HouseholdTask } from './tasks.ts';
 
@@ -20,6 +23,56 @@ export class SimView {
 
   view(): HouseholdStateView {
     const s = this.s;
+    this.world ??= this.buildWorld();
+    return {
+      task: this.taskOf(),
+      dialect: this.dialect,
+      agent: this.agent(),
+      receptacles: this.world.receptacles,
+      objects: this.world.objects,
+      steps: s.steps,
+      invalidActions: s.invalidCount,
+      won: s.won,
+    };
+  }
+
+  /**
+   * The value at a key path of view() (core/helpers.ts `jsonAt`). Only a path into `receptacles`
+   * or `objects` builds the world: the rest of the view is a few fields.
+   */
+  at(path: readonly string[]): Json | undefined {
+    const s = this.s;
+    switch (path[0]) {
+      case 'task':
+        return jsonAt(this.taskOf() as unknown as Json, path.slice(1));
+      case 'dialect':
+        return jsonAt(this.dialect, path.slice(1));
+      case 'agent':
+        return jsonAt(this.agent(), path.slice(1));
+      case 'steps':
+        return jsonAt(s.steps, path.slice(1));
+      case 'invalidActions':
+        return jsonAt(s.invalidCount, path.slice(1));
+      case 'won':
+        return jsonAt(s.won, path.slice(1));
+      case 'receptacles':
+      case 'objects':
+      case undefined:
+        return jsonAt(this.view() as unknown as Json, path);
+      default:
+        return undefined; // the view has no other key
+    }
+  }
+
+  private agent(): HouseholdStateView['agent'] {
+    const s = this.s;
+    return {
+      location: s.recs[s.agentLoc]?.name ?? null,
+      holding: s.objs[s.holding]?.name ?? null,
+    };
+  }
+
+  private taskOf(): HouseholdStateView['task'] {
     const t = this.task;
     this.taskView ??= deepFreeze({
       id: t.id,
@@ -32,20 +85,7 @@ export class SimView {
       room: t.room,
       layout: t.layout,
     });
-    this.world ??= this.buildWorld();
-    return {
-      task: this.taskView,
-      dialect: this.dialect,
-      agent: {
-        location: s.recs[s.agentLoc]?.name ?? null,
-        holding: s.objs[s.holding]?.name ?? null,
-      },
-      receptacles: this.world.receptacles,
-      objects: this.world.objects,
-      steps: s.steps,
-      invalidActions: s.invalidCount,
-      won: s.won,
-    };
+    return this.taskView;
   }
 
   /** Marks a changed receptacle and/or object (-1: none) so the next view() rebuilds just those. */

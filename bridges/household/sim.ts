@@ -1,6 +1,8 @@
 // The household simulator: ALFWorld's command grammar, preconditions (its PDDL domain), feedback
 // strings and goal conditions over a plain SimState. Hot path: a step is one parse, one mutation and
 // one admissible-command list, with every fixed string precomputed per episode.
+
+import type { Json } from '../core/types.ts';
 import {
   CLEANABLE,
   COOLABLE,
@@ -450,6 +452,11 @@ export class HouseholdSim {
 
   view(): HouseholdStateView {
     return this.views.view();
+  }
+
+  /** The value at a key path of view(), without building the world for a path outside it. */
+  viewAt(path: readonly string[]): Json | undefined {
+    return this.views.at(path);
   }
 
   /** Marks a changed receptacle and/or object (-1: none) so the next view() rebuilds just those. */

@@ -196,7 +196,8 @@ export class ContractLayer extends EnvHarness {
     this.steps = steps;
     const rules = this.rules;
     if (rules?.blocks) {
-      const reason = rules.block(action, () => this.inner.getEnvState());
+      // A narrow read: the bridge need not build its whole view for one field.
+      const reason = rules.block(action, (path) => this.inner.getEnvStateAt(path));
       if (reason !== undefined) {
         const blocked = this.block(action, reason);
         // Like a hook's block, it skips the transition rules; but the step still counts.

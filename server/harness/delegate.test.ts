@@ -86,6 +86,19 @@ describe('DelegatingEnv', () => {
     expect(inner.calls).toEqual(['step', 'observe']);
   });
 
+  it('reads a state path through the env below, from its full view where it has no narrow read', () => {
+    const inner = recorder();
+    const env = new DelegatingEnv(inner);
+    expect(env.getEnvStateAt(['s'])).toBe(1);
+    expect(env.getEnvStateAt(['s', 'x'])).toBeUndefined();
+    expect(inner.calls).toEqual(['getEnvState', 'getEnvState']);
+    const narrow = Object.assign(recorder(), {
+      getEnvStateAt: (path: readonly string[]) => `at ${path.join('.')}`,
+    });
+    expect(new DelegatingEnv(new DelegatingEnv(narrow)).getEnvStateAt(['a', 'b'])).toBe('at a.b');
+    expect(narrow.calls).toEqual([]);
+  });
+
   it('serves the bridge leaf, the components and the harness', async () => {
     expect(BaseLayer.prototype).toBeInstanceOf(DelegatingEnv);
     expect(StageLayer.prototype).toBeInstanceOf(EnvHarness);

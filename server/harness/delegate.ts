@@ -2,7 +2,9 @@
 // delegates every method to it by default. The bridge leaf (base.ts), the Stage / Contract / Chain
 // layers (layer.ts `EnvHarness`) and the Harness itself (harness.ts) all derive from it and
 // override only what they change. The optional capabilities of the contract (`afterSetup`,
-// `describeState`) are forwarded the same way, so a Stage reaches the bridge through any layers.
+// `describeState`, `getEnvStateAt`) are forwarded the same way, so a Stage reaches the bridge
+// through any layers.
+import { jsonAt } from '../../bridges/core/helpers.ts';
 import type {
   Action,
   ActionableEnv,
@@ -48,6 +50,11 @@ export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implemen
   }
   getEnvState(): Json {
     return this.target().getEnvState();
+  }
+  /** Optional capability (types.ts): the bridge's narrow read where it has one, else the view's. */
+  getEnvStateAt(path: readonly string[]): Json | undefined {
+    const env = this.target();
+    return env.getEnvStateAt ? env.getEnvStateAt(path) : jsonAt(env.getEnvState(), path);
   }
   stateSchema(): JsonSchema {
     return this.target().stateSchema();

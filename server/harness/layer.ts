@@ -2,7 +2,13 @@
 // decorator of delegate.ts that knows its place in the spec), the StepTrace every layer reports its
 // changes to, and the stack context. Layers are named by their node path in the spec (`env`,
 // `env.env`, `env.first`, ...).
-import type { Action, ActionableEnv, Observation, TaskInfo } from '../../bridges/core/types.ts';
+import type {
+  Action,
+  ActionableEnv,
+  Json,
+  Observation,
+  TaskInfo,
+} from '../../bridges/core/types.ts';
 import { DelegatingEnv } from './delegate.ts';
 import type { SandboxHost } from './sandbox/index.ts';
 import type { HarnessNode } from './spec.ts';
@@ -38,6 +44,7 @@ export interface HarnessLayer extends ActionableEnv {
   /** Every layer forwards the optional capabilities (delegate.ts), so they are always there. */
   afterSetup(): void | Promise<void>;
   describeState(): Observation;
+  getEnvStateAt(path: readonly string[]): Json | undefined;
   toNode(): HarnessNode;
   textTool(): TextTool | undefined;
   task(): TaskInfo;

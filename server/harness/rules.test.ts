@@ -2,6 +2,7 @@
 // as code and as rules giving identical trajectories on household.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolverOf } from '../../bridges/core/capabilities.ts';
+import { jsonAt } from '../../bridges/core/helpers.ts';
 import type { Action } from '../../bridges/core/types.ts';
 import {
   type HouseholdStateView,
@@ -73,7 +74,8 @@ describe('compiled rules', () => {
 
   it('blocks a matching action with the expanded reason, unless the state says otherwise', () => {
     const rules = compileRules(MUG_RULES);
-    const state = (holding: string | null) => () => ({ agent: { holding } });
+    const state = (holding: string | null) => (path: readonly string[]) =>
+      jsonAt({ agent: { holding } }, path);
     const clean = act('clean mug 1 with sinkbasin 1');
     expect(rules.block(clean, state(null))).toBe(
       'Nothing happens. You must hold the mug 1 to clean it.',

@@ -1,7 +1,7 @@
 // Declarative Contract rules (contracts/contract-rules.ts) compiled to plain closures: no sandbox,
 // no JSON crossing, no user code. ContractLayer records their changes as it does a hook's.
 
-import type { Action, Json, JsonObject } from '../../bridges/core/types.ts';
+import type { Action, Json } from '../../bridges/core/types.ts';
 import type { ContractRule } from '../../contracts/contract-rules.ts';
 import { actionLine } from '../../contracts/steps.ts';
 
@@ -22,8 +22,11 @@ export interface CompiledRules {
   readonly observations: boolean;
   /** The step count the earliest cap rule truncates at; a blocked step counts too. */
   readonly capAt: number | undefined;
-  /** The blocked reason for an action, or undefined. `state` is read only when a pattern matches. */
-  block(action: Action, state: () => Json): string | undefined;
+  /**
+   * The blocked reason for an action, or undefined. `stateAt` reads one path of the state view
+   * (ActionableEnv.getEnvStateAt), and only when a pattern matches.
+   */
+  block(action: Action, stateAt: StateAt): string | undefined;
   /** Cap and feedback for step `step` (1-based) of the episode. */
   transition(step: number, action: Action, t: RuleTransition): RuleTransition;
   /** Rewrite and truncate, in list order. */
@@ -31,6 +34,9 @@ export interface CompiledRules {
 }
 
 type Match = RegExpExecArray | null;
+
+/** The value at a key path of the state view, as `jsonAt` reads it. */
+export type StateAt = (path: readonly string[]) => Json | undefined;
 
 /** `$1`…`$9`, `$&` from the match and `{action}`. Unknown `$x` stay as written. */
 function template(source: string): (m: Match, action: () => string) => string {
@@ -45,18 +51,6 @@ function template(source: string): (m: Match, action: () => string) => string {
     }
     return out;
   };
-}
-
-/** The value at a dotted path of a JSON value (`agent.holding`). */
-function at(value: Json, path: readonly string[]): Json | undefined {
-  let v: Json | undefined = value;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) {
-      return undefined;
-    }
-    v = (v as JsonObject)[key];
-  }
-  return v;
 }
 
 const SENTENCE = /[^.!?]+[.!?]+/g;
@@ -95,7 +89,7 @@ function truncator(rule: Extract<ContractRule, { kind: 'truncate' }>): (text: st
 }
 
 export function compileRules(rules: readonly ContractRule[]): CompiledRules {
-  const blocks: ((action: Action, line: string, state: () => Json) => string | undefined)[] = [];
+  const blocks: ((action: Action, line: string, stateAt: StateAt) => string | undefined)[] = [];
   const transitions: ((step: number, line: () => string, t: RuleTransition) => RuleTransition)[] =
     [];
   const observations: ((text: string) => string)[] = [];
@@ -107,11 +101,11 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
         const unless = rule.unless;
         const path = unless?.state.split('.') ?? [];
         const equals = unless && template(unless.equals);
-        blocks.push((_action, line, state) => {
+        blocks.push((_action, line, stateAt) => {
           const m = re.exec(line);
           if (!m) return undefined;
           const lineOf = () => line;
-          if (equals && at(state(), path) === equals(m, lineOf)) return undefined;
+          if (equals && stateAt(path) === equals(m, lineOf)) return undefined;
           return reason(m, lineOf);
         });
         break;
@@ -155,10 +149,10 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
     blocks: blocks.length > 0,
     transitions: transitions.length > 0,
     observations: observations.length > 0,
-    block(action, state) {
+    block(action, stateAt) {
       const line = actionLine(action);
       for (const b of blocks) {
-        const reason = b(action, line, state);
+        const reason = b(action, line, stateAt);
         if (reason !== undefined) return reason;
       }
       return undefined;
