@@ -8,6 +8,8 @@
 // What the model gets wrong is the agent's fault (an invalid action); what the network or server gets
 // wrong is not (retried, then PolicyInfraError with the server's own words). Each decision carries
 // the request's token usage and the reply's reasoning (contracts/llm.ts).
+// This module is the session, loaded with the SDK when an episode starts one; the registry's part
+// (descriptor, options) is openai-policy.ts.
 
 import OpenAI from 'openai';
 import type {
