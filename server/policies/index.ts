@@ -7,7 +7,7 @@ import { codeRepairPolicies } from './code-repair/policies.ts';
 import { householdPolicies } from './household/policies.ts';
 import { createHumanPolicy, humanDescriptor } from './human.ts';
 import { officeqaPolicies } from './officeqa/policies.ts';
-import { openaiDescriptor, openaiPolicy } from './openai.ts';
+import { openaiDescriptor, openaiPolicy } from './openai-policy.ts';
 import { remotePolicies } from './remote/policies.ts';
 import { schemaRandom } from './schema-random.ts';
 import { spreadsheetPolicies } from './spreadsheet/policies.ts';
@@ -17,7 +17,7 @@ import { webarenaPolicies } from './webarena/policies.ts';
 import { webshopPolicies } from './webshop/policies.ts';
 
 export { createHumanPolicy } from './human.ts';
-export { openaiPolicy } from './openai.ts';
+export { openaiPolicy } from './openai-policy.ts';
 export { SKILL_TAGS, type SkillTag, skillsOf } from './skills.ts';
 export type {
   AgentSession,

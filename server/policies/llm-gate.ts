@@ -11,7 +11,6 @@
 // 429 seen in one thread closes the endpoint's gate in every thread, and the main thread announces it.
 import { setMaxListeners } from 'node:events';
 import { BroadcastChannel } from 'node:worker_threads';
-import OpenAI from 'openai';
 
 export interface GateState {
   /** Base URL + model, as shown to a person. */
@@ -265,7 +264,10 @@ export async function throughGate<T>(
       gate.succeeded(ticket);
       return value;
     } catch (error) {
-      if (!(error instanceof OpenAI.APIError) || error.status !== 429) {
+      // The SDK is loaded here, not with this module: the rollout engine imports the gate for its
+      // back-off reports on every run, LLM or not (a 429 comes only once a client has loaded it).
+      const { APIError } = await import('openai');
+      if (!(error instanceof APIError) || error.status !== 429) {
         gate.failed(ticket);
         throw error;
       }

@@ -8,6 +8,8 @@
 // What the model gets wrong is the agent's fault (an invalid action); what the network or server gets
 // wrong is not (retried, then PolicyInfraError with the server's own words). Each decision carries
 // the request's token usage and the reply's reasoning (contracts/llm.ts).
+// This module is the session, loaded with the SDK when an episode starts one; the registry's part
+// (descriptor, options) is openai-policy.ts.
 
 import OpenAI from 'openai';
 import type {
@@ -16,16 +18,8 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import { z } from 'zod';
-import type { Action, Json, JsonObject, Observation, StepInfo } from '../../bridges/core/types.ts';
-import { firstIssue, problemsOf } from '../../contracts/issues.ts';
-import {
-  LlmPolicyOptionsSchema,
-  pricePairProblem,
-  type SpokenMode,
-  type StepLlm,
-  type TokenUsage,
-} from '../../contracts/llm.ts';
+import type { Action, JsonObject, Observation, StepInfo } from '../../bridges/core/types.ts';
+import type { SpokenMode, StepLlm, TokenUsage } from '../../contracts/llm.ts';
 import { capText } from '../../contracts/text.ts';
 import { config } from '../config.ts';
 import {
@@ -37,6 +31,7 @@ import {
 } from './llm-endpoint.ts';
 import { type EndpointGate, gateFor, throughGate } from './llm-gate.ts';
 import { knownFallback, modeKey, shareFallback } from './llm-mode.ts';
+import type { OpenAIOptions } from './openai-policy.ts';
 import {
   actionLineOf,
   describeTools,
@@ -47,76 +42,19 @@ import {
 } from './react.ts';
 import {
   type AgentSession,
-  type Policy,
   type PolicyContext,
   type PolicyDecision,
-  type PolicyDescriptor,
   PolicyInfraError,
   type PolicyReport,
 } from './types.ts';
 
-/** Settings in PolicyContext.options; anything unset falls back to config(). */
-export const OpenAIOptionsSchema = LlmPolicyOptionsSchema.extend({
-  baseUrl: z.string().url().optional(),
-  apiKey: z.string().optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  /** Retries after the first attempt for network errors, 408/409 and 5xx (429s: rateLimitPatienceMs). */
-  maxRetries: z.number().int().min(0).max(10).default(4),
-  /**
-   * How long an episode waits out its endpoint's rate limit (429s back off per endpoint, shared by
-   * every episode of the process: llm-gate.ts) before it ends with an infra error.
-   */
-  rateLimitPatienceMs: z.number().int().min(0).default(600_000),
-  /** Exponential backoff base; a server's retry-after(-ms) header wins, capped at retryMaxMs. */
-  retryBaseMs: z.number().int().min(0).default(500),
-  retryMaxMs: z.number().int().min(0).default(10_000),
-  timeoutMs: z.number().int().min(1).default(60_000),
-  toolChoice: z.enum(['auto', 'required']).default('auto'),
-  maxTokens: z.number().int().min(1).optional(),
-  /** Append the admissible commands (info.admissibleCommands) to each observation. */
-  showAdmissible: z.boolean().default(true),
-  /** Skill texts (or tags) to include in the system prompt (EvoHarness experience). */
-  skills: z.array(z.string()).default([]),
-  systemPrompt: z.string().optional(),
-  /**
-   * Send the policy seed as the request's `seed` (OpenAI, vLLM, Ollama honour it): G policy seeds of
-   * a GRPO group then sample differently, and a run can be replayed. Off for an endpoint that
-   * refuses the field.
-   */
-  sendSeed: z.boolean().default(true),
-});
-export type OpenAIOptions = z.infer<typeof OpenAIOptionsSchema>;
-
-/** The policy options' problems, one sentence each with its key (none: fine). */
-export function openaiOptionProblems(options: Record<string, Json> | undefined): string[] {
-  const parsed = OpenAIOptionsSchema.safeParse(options ?? {});
-  const problems = parsed.success
-    ? [pricePairProblem(options)].filter((p) => p !== undefined)
-    : problemsOf(parsed.error).map((p) => ({ ...p, path: `policyOptions.${p.path}` }));
-  return problems.map((p) => `${p.path}: ${p.message}.`);
-}
-
-export function openaiDescriptor(model: string): PolicyDescriptor {
-  return {
-    id: `openai:${model}`,
-    kind: 'openai',
-    description: `LLM agent '${model}' on an OpenAI-compatible chat-completions endpoint: tool calls, or ReAct text when the endpoint has no tool calling (mode auto).`,
-  };
-}
-
-export function openaiPolicy(model: string): Policy {
-  return {
-    descriptor: openaiDescriptor(model),
-    checkOptions: openaiOptionProblems,
-    async start(context: PolicyContext): Promise<AgentSession> {
-      const parsed = OpenAIOptionsSchema.safeParse(context.options ?? {});
-      if (!parsed.success) {
-        throw new PolicyInfraError(`openai policy options: ${firstIssue(parsed.error)}`);
-      }
-      return new OpenAISession(model, context, parsed.data);
-    },
-  };
-}
+export {
+  type OpenAIOptions,
+  OpenAIOptionsSchema,
+  openaiDescriptor,
+  openaiOptionProblems,
+  openaiPolicy,
+} from './openai-policy.ts';
 
 const clients = new Map<string, OpenAI>();
 
@@ -157,7 +95,7 @@ const thinkAction = (thought: string, textTool: PolicyContext['textTool']): Acti
     ? { name: textTool.name, args: { [textTool.arg]: `think: ${thought}` } }
     : { name: 'think', args: { thought } };
 
-class OpenAISession implements AgentSession {
+export class OpenAISession implements AgentSession {
   private readonly client: OpenAI;
   private readonly gate: EndpointGate;
   private readonly tools: ChatCompletionTool[];

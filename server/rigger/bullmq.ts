@@ -4,8 +4,8 @@
 // dead worker to another one, whose executeRig() resumes the rig from its rows.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Job, WaitingError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
+import { bullmqPackage, ioredisPackage } from '../lazy-packages.ts';
 import { OwnedQueue, reportWorkerErrors } from '../rollouts/owned-queue.ts';
 import { RigStoppedError } from './observe.ts';
 
@@ -74,7 +74,8 @@ export function startRigWorker(o: RigWorkerOptions): RigWorker {
   const id = o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 6)}`;
   const stop = new AbortController();
   const lockDuration = o.lockDurationMs ?? 30_000;
-  const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
+  const { Worker, WaitingError } = bullmqPackage();
+  const redis = new (ioredisPackage().Redis)(o.redisUrl, { maxRetriesPerRequest: null });
   const worker = new Worker<RigJob>(
     o.name,
     async (job: Job<RigJob>, token?: string) => {

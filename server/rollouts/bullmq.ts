@@ -4,10 +4,10 @@
 // episode is still recorded exactly once.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
 import { KindedError } from '../../bridges/core/errors.ts';
 import type { Db } from '../db/index.ts';
+import { bullmqPackage, ioredisPackage } from '../lazy-packages.ts';
 import { type Outage, shortReason } from '../outage.ts';
 import { reportBackoffs } from './backoff-report.ts';
 import { type EpisodeExecutor, executorErrorResult, type PolicyOptionsResolver } from './engine.ts';
@@ -172,8 +172,8 @@ export function startEpisodeWorker(options: EpisodeWorkerOptions): EpisodeWorker
   const recorder = new EpisodeRecorder(id, { db: options.db, events: options.events });
   const settings = new Map<string, Promise<RunSettings>>();
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  const worker = new Worker<EpisodeJob>(
+  const redis = new (ioredisPackage().Redis)(options.redisUrl, { maxRetriesPerRequest: null });
+  const worker = new (bullmqPackage().Worker)<EpisodeJob>(
     options.queueName ?? DEFAULT_QUEUE_NAME,
     async (job: Job<EpisodeJob>) => {
       const { episodeId, runId } = job.data;

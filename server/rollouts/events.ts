@@ -4,11 +4,12 @@
 // subscribers always read by cursor from the table. That is what makes a stream gap- and duplicate-free
 // and resumable from any id.
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RunEventBodySchema, type RunEventRecord } from '../../contracts/runs.ts';
 import type { Db } from '../db/index.ts';
 import { parseColumn } from '../db/json.ts';
 import { InvalidInputError } from '../errors.ts';
+import { ioredisPackage } from '../lazy-packages.ts';
 
 export {
   RUN_EVENT_TYPES,
@@ -90,7 +91,7 @@ export class RunEvents {
   private async ensureRedisSubscriber(): Promise<void> {
     if (!this.redisUrl) return;
     if (!this.subscribing) {
-      const sub = new Redis(this.redisUrl, { maxRetriesPerRequest: 2 });
+      const sub = new (ioredisPackage().Redis)(this.redisUrl, { maxRetriesPerRequest: 2 });
       this.subscriber = sub;
       sub.on('error', () => undefined); // reconnects by itself; subscribers poll meanwhile
       sub.on('message', (channel: string, message: string) => {
@@ -148,7 +149,9 @@ export class RunEvents {
 
   private ensurePublisher(): Redis {
     if (!this.publisher) {
-      this.publisher = new Redis(this.redisUrl as string, { maxRetriesPerRequest: 2 });
+      this.publisher = new (ioredisPackage().Redis)(this.redisUrl as string, {
+        maxRetriesPerRequest: 2,
+      });
       this.publisher.on('error', () => undefined);
     }
     return this.publisher;

@@ -2,8 +2,9 @@
 // queue (BullMQ leaves a passed-in connection open). Episode jobs and rig jobs both use it.
 // Connection errors become one status line per outage (server/outage.ts) instead of the stack that
 // BullMQ prints for every reconnect attempt when nobody listens.
-import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { bullmqPackage, ioredisPackage } from '../lazy-packages.ts';
 import { Outage, shortReason } from '../outage.ts';
 
 export interface OwnedQueueOptions {
@@ -43,7 +44,7 @@ export class OwnedQueue<T> {
   private open(): { q: Queue<T>; redis: Redis } {
     if (!this.opened) {
       this.closing = false;
-      const redis = new Redis(
+      const redis = new (ioredisPackage().Redis)(
         this.redisUrl,
         this.o.failFast
           ? { maxRetriesPerRequest: 1, enableOfflineQueue: false }
@@ -59,7 +60,7 @@ export class OwnedQueue<T> {
         this.outage.up();
         this.o.onReady?.();
       });
-      const q = new Queue<T>(this.name, { connection: redis });
+      const q = new (bullmqPackage().Queue)<T>(this.name, { connection: redis });
       q.on('error', down);
       this.opened = { q, redis };
     }

@@ -8,7 +8,7 @@ import '#server-only';
 import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import type { Evaluation, Json, JsonObject } from '../../bridges/core/types.ts';
 import {
   ResetDataZ,
@@ -20,6 +20,7 @@ import { DEFAULT_MAX_STEPS } from '../../contracts/launch.ts';
 import { firstBase, type HarnessSpec } from '../../contracts/spec.ts';
 import { ConflictError, InvalidInputError, kindOf } from '../errors.ts';
 import type { StepRecord } from '../harness/types.ts';
+import { wsPackage } from '../lazy-packages.ts';
 import type { SessionEngine } from './engine.ts';
 import type { EpisodeStart } from './episodes.ts';
 import type { EpisodeEnd, ServeRecorder } from './record.ts';
@@ -509,7 +510,7 @@ export async function startOpenEnvServer(o: ServeOptions): Promise<OpenEnvServer
     }
     json(res, 404, { detail: 'Not Found' });
   });
-  const wss = new WebSocketServer({
+  const wss = new (wsPackage().WebSocketServer)({
     noServer: true,
     maxPayload: 4 * 1024 * 1024,
     perMessageDeflate: false,

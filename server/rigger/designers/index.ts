@@ -3,7 +3,6 @@
 import type { DesignerName } from '../../../contracts/rigs.ts';
 import type { Designer } from '../types.ts';
 import { HeuristicDesigner } from './heuristic/index.ts';
-import { LlmDesigner } from './llm.ts';
 
 export { DESIGNERS, type DesignerName } from '../../../contracts/rigs.ts';
 
@@ -16,5 +15,8 @@ export async function createDesigner(
   name: DesignerName,
   o: { model?: string; baseUrl?: string } = {},
 ): Promise<Designer> {
-  return name === 'llm' ? LlmDesigner.fromConfig(o) : new HeuristicDesigner();
+  if (name !== 'llm') return new HeuristicDesigner();
+  // Loaded here, with the OpenAI SDK under it, only by a rig that designs with a model.
+  const { LlmDesigner } = await import('./llm.ts');
+  return LlmDesigner.fromConfig(o);
 }
