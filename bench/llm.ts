@@ -5,7 +5,7 @@
 // `npx tsx bench/llm.ts` runs it alone.
 import { pathToFileURL } from 'node:url';
 import { householdBridge } from '../bridges/household/index.ts';
-import { openaiPolicy } from '../server/policies/openai.ts';
+import { openaiPolicy } from '../server/policies/openai-policy.ts';
 import { parseReply } from '../server/policies/react.ts';
 import { type FakeMode, startFakeModel } from '../server/policies/testing/fake-openai.ts';
 import { play } from '../server/policies/testing/play.ts';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Json } from '../../bridges/core/types.ts';
 import { householdBridge } from '../../bridges/household/index.ts';
-import { openaiPolicy } from './openai.ts';
+import { openaiPolicy } from './openai-policy.ts';
 import {
   type ChatRequestBody,
   type FakeModel,

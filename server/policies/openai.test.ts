@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSpec } from '../../bridges/core/types.ts';
-import { openaiPolicy } from './openai.ts';
+import { openaiPolicy } from './openai-policy.ts';
 import {
   type ChatRequestBody,
   deadOpenAIUrl,

@@ -9,7 +9,7 @@
 // wrong is not (retried, then PolicyInfraError with the server's own words). Each decision carries
 // the request's token usage and the reply's reasoning (contracts/llm.ts).
 // This module is the session, loaded with the SDK when an episode starts one; the registry's part
-// (descriptor, options) is openai-policy.ts.
+// (descriptor) is openai-policy.ts, its options openai-options.ts.
 
 import OpenAI from 'openai';
 import type {
@@ -31,7 +31,7 @@ import {
 } from './llm-endpoint.ts';
 import { type EndpointGate, gateFor, throughGate } from './llm-gate.ts';
 import { knownFallback, modeKey, shareFallback } from './llm-mode.ts';
-import type { OpenAIOptions } from './openai-policy.ts';
+import type { OpenAIOptions } from './openai-options.ts';
 import {
   actionLineOf,
   describeTools,
@@ -47,14 +47,6 @@ import {
   PolicyInfraError,
   type PolicyReport,
 } from './types.ts';
-
-export {
-  type OpenAIOptions,
-  OpenAIOptionsSchema,
-  openaiDescriptor,
-  openaiOptionProblems,
-  openaiPolicy,
-} from './openai-policy.ts';
 
 const clients = new Map<string, OpenAI>();
 
