@@ -223,7 +223,12 @@ export class RunEvents {
    * Yields at each notification of the run (or every `pollMs`, the safety net), until the signal
    * aborts: for a waiter that looks at the run again when woken and needs none of its events.
    */
-  async *wakes(runId: string, options: Omit<SubscribeOptions, 'untilCompleted'> = {}) {
+  async *wakes(
+    runId: string,
+    options: Omit<SubscribeOptions, 'untilCompleted'> = {},
+    /** Go round again at once, without waiting for a notification (e.g. a full page was read). */
+    again: () => boolean = () => false,
+  ) {
     const { signal, pollMs = 1000 } = options;
     let pending = false;
     let wake: (() => void) | undefined;
@@ -237,7 +242,7 @@ export class RunEvents {
       while (!signal?.aborted) {
         pending = false;
         yield;
-        if (pending) continue;
+        if (pending || again()) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, pollMs);
           function done() {
@@ -264,40 +269,17 @@ export class RunEvents {
     fromEventId?: string,
     options: SubscribeOptions = {},
   ): AsyncGenerator<RunEventRecord> {
-    const { signal, pollMs = 1000, untilCompleted = false } = options;
+    const { untilCompleted = false, ...wakeOptions } = options;
     let cursor = fromEventId;
-    let pending = false;
-    let wake: (() => void) | undefined;
-    const onNotify = () => {
-      pending = true;
-      wake?.();
-    };
-    this.local.on(runId, onNotify);
-    try {
-      await this.ensureRedisSubscriber();
-      while (!signal?.aborted) {
-        pending = false;
-        const batch = await this.listShared(runId, cursor);
-        for (const event of batch) {
-          cursor = event.id;
-          yield event;
-          if (untilCompleted && event.type === 'run_completed') return;
-        }
-        if (batch.length === 500 || pending) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pollMs);
-          function done() {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            wake = undefined;
-            resolve();
-          }
-          wake = done;
-          signal?.addEventListener('abort', done, { once: true });
-        });
+    let full = false;
+    for await (const _ of this.wakes(runId, wakeOptions, () => full)) {
+      const batch = await this.listShared(runId, cursor);
+      full = batch.length === 500;
+      for (const event of batch) {
+        cursor = event.id;
+        yield event;
+        if (untilCompleted && event.type === 'run_completed') return;
       }
-    } finally {
-      this.local.off(runId, onNotify);
     }
   }
 }
