@@ -10,10 +10,20 @@ export async function snap(page: Page, name: string): Promise<void> {
 /** Calls a tRPC query the way the studio does, to compare what the page shows with stored data. */
 export async function trpcQuery<T>(page: Page, path: string, input?: unknown): Promise<T> {
   const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const res = await page.request.get(`/api/trpc/${path}${qs}`);
+  const res = await getIdempotent(page, `/api/trpc/${path}${qs}`);
   if (!res.ok()) throw new Error(`${path}: HTTP ${res.status()} ${await res.text()}`);
   const body = (await res.json()) as { result: { data: T } };
   return body.result.data;
+}
+
+/** A GET retried once when a kept-alive socket was reset under it, as browsers retry idempotent requests. */
+async function getIdempotent(page: Page, url: string) {
+  try {
+    return await page.request.get(url);
+  } catch (err) {
+    if (!/ECONNRESET|socket hang up/.test(String(err))) throw err;
+    return page.request.get(url);
+  }
 }
 
 export async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {

@@ -71,6 +71,10 @@ async function main(): Promise<void> {
       },
     }),
   );
+  // Keep idle connections longer than clients' own idle timers, so a client does not reuse a socket
+  // at the moment the server closes it (Node's 5 s default races with busy pages and API clients).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
