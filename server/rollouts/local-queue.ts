@@ -68,6 +68,7 @@ export class LocalQueue {
       db: deps.db,
       events: deps.events,
       lingerMs: 5,
+      resultLingerMs: 10,
     });
   }
 

@@ -69,6 +69,33 @@ describe('episode recorder: when an episode ends', () => {
     expect((await claim)?.attempt).toBe(2);
   });
 
+  it('with a result linger, results ending within it share one write, started within it', async () => {
+    const a = await claimedEpisode();
+    const b = await claimedEpisode();
+    const next = await claimedEpisode();
+    await handle.db.episode.update({ where: { id: next.id }, data: { status: 'queued' } });
+    const recorder = new EpisodeRecorder('w', {
+      db: handle.db,
+      events: new RunEvents(handle.db),
+      lingerMs: 3_600_000,
+      resultLingerMs: 40,
+    });
+    const started = performance.now();
+    const claim = recorder.claim({ id: next.id, runId: next.runId });
+    const first = recorder.record({ ...a, result });
+    await new Promise((r) => setTimeout(r, 10));
+    const second = recorder.record({ ...b, result });
+    expect(await Promise.all([first, second, claim.then((c) => c?.attempt)])).toEqual([
+      true,
+      true,
+      2,
+    ]);
+    expect(recorder.stats.flushes).toBe(1);
+    expect(recorder.stats.ops).toBe(3);
+    // The claim's hour-long linger was cut to the result's 40 ms (plus the write itself).
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('stores finishedAt as the moment the result reached it, not when the write ran', async () => {
     const recorder = new EpisodeRecorder('w', {
       db: handle.db,
