@@ -1,20 +1,8 @@
 // Issue 17 §2: no colour-contrast violations (axe-core, WCAG 2 AA) on the graph editor, a run and a
 // trajectory, in the light and the dark theme.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { base, launchRun, waitForRun } from './helpers.ts';
-
-async function contrastViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .options({
-      runOnly: { type: 'rule', values: ['color-contrast'] },
-      resultTypes: ['violations'],
-    })
-    .analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim()}`),
-  );
-}
+import { expect, test } from '@playwright/test';
+import { contrastViolations } from './axe.ts';
+import { base, launchRun, snap, trpcMutation, waitForRun } from './helpers.ts';
 
 test('editor, run and trajectory pages pass axe contrast checks in both themes', async ({
   page,
@@ -31,21 +19,45 @@ test('editor, run and trajectory pages pass axe contrast checks in both themes',
   const episodeHref = await page.getByTestId('episode-link').first().getAttribute('href');
   expect(episodeHref).toBeTruthy();
 
-  const pages: [string, string, string][] = [
+  // A Contract of declarative rules, its form open in the editor's panel.
+  const { harnessId } = await trpcMutation<{ harnessId: string }>(page, 'harnesses.create', {
+    name: 'Contrast: rules',
+    spec: {
+      version: 1,
+      env: {
+        type: 'contract',
+        rules: [
+          { kind: 'block', pattern: '^clean ', reason: 'hold it first' },
+          { kind: 'truncate', max: 2, unit: 'sentences' },
+          { kind: 'feedback', text: ' [ruled]', to: 'append' },
+        ],
+        env: base('household', 'eval_seen-001').env,
+      },
+    },
+  });
+  const openRules = async () => {
+    await page.locator('[data-testid="rf__node-env"]').click();
+    await expect(page.getByTestId('contract-rule')).toHaveCount(3);
+  };
+
+  const pages: [string, string, string, (() => Promise<void>)?][] = [
     ['editor', '/harnesses/new?task=household:eval_seen-001', 'graph-canvas'],
+    ['rules form', `/harnesses/${harnessId}`, 'graph-canvas', openRules],
     ['run', `/runs/${runId}`, 'progress'],
     ['trajectory', `${episodeHref}?step=1`, 'episode-outcome'],
   ];
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const [name, url, ready] of pages) {
+    for (const [name, url, ready, prepare] of pages) {
       await page.goto(url);
       await expect(page.getByTestId(ready).first()).toBeVisible();
+      await prepare?.();
       await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
       // Let charts and the graph settle (fit, fade-ins) before measuring.
       await page.waitForTimeout(600);
       for (const v of await contrastViolations(page)) found.push(`${scheme} ${name}: ${v}`);
+      if (prepare) await snap(page, `contrast-${name.replace(/ /g, '-')}-${scheme}`);
     }
   }
   expect(found).toEqual([]);

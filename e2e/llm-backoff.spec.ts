@@ -2,8 +2,9 @@
 // endpoint that rate-limits (the fake answers 429 with Retry-After: 2 for the model `rate-limited`)
 // shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts.
 import { expect, test } from '@playwright/test';
+import { contrastViolations } from './axe.ts';
 import { FAKE_OPENAI_URL, FAKE_RATE_LIMITED_MODEL } from './fake-openai.ts';
-import { launchRun, trpcMutation, waitForRun } from './helpers.ts';
+import { launchRun, snap, trpcMutation, waitForRun } from './helpers.ts';
 
 test('the launch form runs an LLM policy with the episodes at once it was given', async ({
   page,
@@ -46,6 +47,14 @@ test('a rate-limited endpoint shows its back-off on the run page while it lasts'
   await expect(backoff.getByText(endpoint)).toHaveCount(1);
   // The gate lets one probe through per wait: the retries go on growing.
   await expect(backoff).toContainText(/([2-9]|\d{2,}) retries so far/, { timeout: 30_000 });
+  // Readable by a room: at projector width, in both themes.
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+    expect(await contrastViolations(page, '[data-testid="run-backoff"]')).toEqual([]);
+    await snap(page, `run-backoff-1920-${scheme}`);
+  }
 
   await trpcMutation(page, 'runs.cancel', { id: runId });
   await expect(page.getByTestId('run-backoff')).toHaveCount(0);
