@@ -160,6 +160,10 @@ interface Combo {
   objectType: string;
   receptacleType: string | null;
   toggleType: string | null;
+  /** pairingKey(this), computed once: the catalogue's draws compare tens of thousands of them. */
+  pairing: string;
+  /** `<floor plan>|<pairing>`: one game. */
+  key: string;
 }
 
 /** The (type, object, receptacle|lamp) pairing, independent of the room. */
@@ -172,7 +176,24 @@ export function pairingKey(t: {
   return `${t.type}|${t.objectType}|${t.receptacleType ?? t.toggleType ?? ''}`;
 }
 
-const comboKey = (c: Combo): string => `${c.layout.id}|${pairingKey(c)}`;
+function combo(
+  layout: Layout,
+  type: TaskType,
+  objectType: string,
+  receptacleType: string | null,
+  toggleType: string | null,
+): Combo {
+  const pairing = pairingKey({ type, objectType, receptacleType, toggleType });
+  return {
+    layout,
+    type,
+    objectType,
+    receptacleType,
+    toggleType,
+    pairing,
+    key: `${layout.id}|${pairing}`,
+  };
+}
 
 function combosOf(layout: Layout): Combo[] {
   const out: Combo[] = [];
@@ -183,7 +204,7 @@ function combosOf(layout: Layout): Combo[] {
     for (const obj of layout.objectTypes) {
       if (type === 'look_at_obj_in_light') {
         for (const toggle of lampTypes) {
-          out.push({ layout, type, objectType: obj, receptacleType: null, toggleType: toggle });
+          out.push(combo(layout, type, obj, null, toggle));
         }
         continue;
       }
@@ -213,7 +234,7 @@ function combosOf(layout: Layout): Combo[] {
         if (type === 'pick_cool_then_place_in_recep' && recep === 'Fridge') continue;
         // The target object must be able to start somewhere else, or the task starts solved.
         if (!recTypes.some((r) => r !== recep && canHold(r, obj))) continue;
-        out.push({ layout, type, objectType: obj, receptacleType: recep, toggleType: null });
+        out.push(combo(layout, type, obj, recep, null));
       }
     }
   }
@@ -240,13 +261,19 @@ export interface Catalogue {
  * ALFRED has several trials (different object placements) of one task in one scene. Each trial is
  * its own task id, so its scene (seeded by the id) differs.
  */
-function sample(split: Split, pool: Combo[], taken: Set<string>): Combo[] {
+function sample(split: Split, pool: Combo[], taken: ReadonlySet<string>): Combo[] {
+  // The pool by type, in pool order: what filtering it per type gave, in one pass.
+  const byType = new Map<TaskType, Combo[]>();
+  for (const c of pool) {
+    if (taken.has(c.key)) continue;
+    const list = byType.get(c.type);
+    if (list) list.push(c);
+    else byType.set(c.type, [c]);
+  }
   const chosen: Combo[] = [];
   for (const type of TASK_TYPES) {
     const quota = SPLIT_QUOTAS[split][type];
-    const candidates = rngFor(`household/split/${split}/${type}`).shuffle(
-      pool.filter((c) => c.type === type && !taken.has(comboKey(c))),
-    );
+    const candidates = rngFor(`household/split/${split}/${type}`).shuffle(byType.get(type) ?? []);
     if (candidates.length === 0) {
       throw new Error(`household catalogue: no ${type} game for ${split}`);
     }
@@ -281,12 +308,12 @@ export function buildCatalogue(): Catalogue {
     else if (!HELD_OUT.has(layout.id)) seenCombos.push(...combosOf(layout));
   }
   const train = sample('train', seenCombos, new Set());
-  const trainKeys = new Set(train.map(comboKey));
-  const trainPairings = new Set(train.map(pairingKey));
+  const trainKeys = new Set(train.map((c) => c.key));
+  const trainPairings = new Set(train.map((c) => c.pairing));
   // eval_seen: rooms and pairings both known from train, but never the very same game.
   const evalSeen = sample(
     'eval_seen',
-    seenCombos.filter((c) => trainPairings.has(pairingKey(c))),
+    seenCombos.filter((c) => trainPairings.has(c.pairing)),
     trainKeys,
   );
   const evalUnseen = sample('eval_unseen', unseenCombos, new Set());
