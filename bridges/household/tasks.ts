@@ -3,6 +3,7 @@
 // MIT: its object and receptacle types, and its receptacle instances where ALFWorld lists them); a
 // task fixes the floor plan and the (type, object, receptacle or lamp) triple; the episode seed
 // only varies object placement and numbering (see scene.ts).
+import catalogueData from './data/catalogue.json' with { type: 'json' };
 import floorplans from './data/floorplans.json' with { type: 'json' };
 import {
   CLEANABLE,
@@ -241,7 +242,9 @@ function combosOf(layout: Layout): Combo[] {
   return out;
 }
 
-function goalText(c: Combo, template: number): string {
+type Pairing = Pick<Combo, 'type' | 'objectType' | 'receptacleType' | 'toggleType'>;
+
+function goalText(c: Pairing, template: number): string {
   const text = GOAL_TEMPLATES[c.type][template] ?? GOAL_TEMPLATES[c.type][0];
   return text
     .replace('{obj}', stem(c.objectType))
@@ -325,11 +328,74 @@ export function buildCatalogue(): Catalogue {
   return { layouts, tasks, byId: new Map(tasks.map((t) => [t.id, t])) };
 }
 
+/**
+ * One task as data/catalogue.json stores it, in id order per split: floor plan, type, object,
+ * receptacle (or lamp, for look_at_obj_in_light) and which of the type's two goal templates.
+ */
+export type CatalogueRow = [
+  layout: string,
+  type: TaskType,
+  objectType: string,
+  target: string,
+  template: number,
+];
+
+/** buildCatalogue()'s tasks as data/catalogue.json's rows (scripts/household-catalogue.ts writes them). */
+export function catalogueRows(c: Catalogue): Record<Split, CatalogueRow[]> {
+  const rows: Record<Split, CatalogueRow[]> = { train: [], eval_seen: [], eval_unseen: [] };
+  for (const t of c.tasks) {
+    const template = [0, 1].find((i) => goalText(t, i) === t.goal);
+    if (template === undefined) throw new Error(`${t.id}: goal from no template`);
+    rows[t.split].push([
+      t.layout,
+      t.type,
+      t.objectType,
+      t.receptacleType ?? t.toggleType ?? '',
+      template,
+    ]);
+  }
+  return rows;
+}
+
+/**
+ * The catalogue from data/catalogue.json: what buildCatalogue() draws (tasks.test.ts checks they
+ * are equal) without drawing it — ≈ 0.1–0.2 s of CPU at the start of every process that plays one
+ * household task, for ids that must never change anyway.
+ */
+function loadCatalogue(): Catalogue {
+  const layouts = buildLayouts();
+  const data = catalogueData as unknown as Record<Split, CatalogueRow[]>;
+  const tasks = SPLITS.flatMap((split) => {
+    const rows = data[split];
+    const width = rows.length >= 1000 ? 4 : 3;
+    return rows.map(([layoutId, type, objectType, target, template], i): HouseholdTask => {
+      const layout = layouts.get(layoutId);
+      if (!layout) throw new Error(`household catalogue: unknown floor plan ${layoutId}`);
+      const lamp = type === 'look_at_obj_in_light';
+      const pairing = {
+        type,
+        objectType,
+        receptacleType: lamp ? null : target,
+        toggleType: lamp ? target : null,
+      };
+      return {
+        id: `${split}-${String(i + 1).padStart(width, '0')}`,
+        split,
+        ...pairing,
+        layout: layout.id,
+        room: layout.room,
+        goal: goalText(pairing, template),
+      };
+    });
+  });
+  return { layouts, tasks, byId: new Map(tasks.map((t) => [t.id, t])) };
+}
+
 let catalogue: Catalogue | undefined;
 
-/** Built lazily on first use (a few ms) and then shared. */
+/** Loaded on first use and then shared. */
 export function getCatalogue(): Catalogue {
-  catalogue ??= buildCatalogue();
+  catalogue ??= loadCatalogue();
   return catalogue;
 }
 
