@@ -4,7 +4,10 @@
 // older than a source). Runs on `npm ci` (prepare) and `npm run build:cli`.
 //
 // - Packages stay external: node loads them from node_modules as it does under tsx (wasm files,
-//   Prisma's runtime, native modules, playwright keep their own loading).
+//   Prisma's runtime, native modules, playwright keep their own loading) — but for INLINED ones
+//   (zod, Prisma's CommonJS client runtime), bundled because they are many small modules or
+//   CommonJS Node would lex whole to import; `npm ci` / `npm install` rebuild the bundle
+//   (prepare), so a new version of one is never left out.
 // - Code splitting: the commands stay lazy chunks, and the main entry and the worker entries share
 //   their common chunks.
 // - `import.meta.url` in a source file becomes that source file's URL, so files read beside the
@@ -53,6 +56,28 @@ const sourceUrl = {
   },
 };
 
+/**
+ * Packages bundled into the CLI instead of loaded from node_modules: plain JavaScript with no files
+ * of their own to find, and many modules each (zod: 95 files, its locales included), which Node's
+ * ESM loader would resolve, read and link one by one at every start.
+ */
+const INLINED = new Set(['zod']);
+/** Single modules bundled in: Prisma's runtime is CommonJS, which Node lexes whole (208 KB) to import. */
+const INLINED_MODULES = new Set(['@prisma/client/runtime/client', '@prisma/client-runtime-utils']);
+
+/** Every other package stays external (see the header). */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./#]/ }, (args) => {
+      const parts = args.path.split('/');
+      const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      if (INLINED.has(name) || INLINED_MODULES.has(args.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
 export async function buildCli() {
   const started = performance.now();
   // Sources saved while esbuild reads them are newer than this, so the bundle counts as stale.
@@ -72,12 +97,15 @@ export async function buildCli() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     metafile: true,
     logLevel: 'warning',
     // Tells worker-pool.ts that the worker modules above exist as bundles beside it.
     define: { __HARNESS_BUNDLE__: 'true' },
-    plugins: [sourceUrl],
+    // CommonJS bundled in requires Node's built-ins: give it a require.
+    banner: {
+      js: "import { createRequire as __harnessRequire } from 'node:module'; const require = __harnessRequire(import.meta.url);",
+    },
+    plugins: [externalPackages, sourceUrl],
   });
   // This script and package.json (its `imports` map) shape the bundle too.
   const inputs = [

@@ -3,6 +3,7 @@
 // MIT: its object and receptacle types, and its receptacle instances where ALFWorld lists them); a
 // task fixes the floor plan and the (type, object, receptacle or lamp) triple; the episode seed
 // only varies object placement and numbering (see scene.ts).
+import catalogueData from './data/catalogue.json' with { type: 'json' };
 import floorplans from './data/floorplans.json' with { type: 'json' };
 import {
   CLEANABLE,
@@ -160,6 +161,10 @@ interface Combo {
   objectType: string;
   receptacleType: string | null;
   toggleType: string | null;
+  /** pairingKey(this), computed once: the catalogue's draws compare tens of thousands of them. */
+  pairing: string;
+  /** `<floor plan>|<pairing>`: one game. */
+  key: string;
 }
 
 /** The (type, object, receptacle|lamp) pairing, independent of the room. */
@@ -172,7 +177,24 @@ export function pairingKey(t: {
   return `${t.type}|${t.objectType}|${t.receptacleType ?? t.toggleType ?? ''}`;
 }
 
-const comboKey = (c: Combo): string => `${c.layout.id}|${pairingKey(c)}`;
+function combo(
+  layout: Layout,
+  type: TaskType,
+  objectType: string,
+  receptacleType: string | null,
+  toggleType: string | null,
+): Combo {
+  const pairing = pairingKey({ type, objectType, receptacleType, toggleType });
+  return {
+    layout,
+    type,
+    objectType,
+    receptacleType,
+    toggleType,
+    pairing,
+    key: `${layout.id}|${pairing}`,
+  };
+}
 
 function combosOf(layout: Layout): Combo[] {
   const out: Combo[] = [];
@@ -183,7 +205,7 @@ function combosOf(layout: Layout): Combo[] {
     for (const obj of layout.objectTypes) {
       if (type === 'look_at_obj_in_light') {
         for (const toggle of lampTypes) {
-          out.push({ layout, type, objectType: obj, receptacleType: null, toggleType: toggle });
+          out.push(combo(layout, type, obj, null, toggle));
         }
         continue;
       }
@@ -213,14 +235,16 @@ function combosOf(layout: Layout): Combo[] {
         if (type === 'pick_cool_then_place_in_recep' && recep === 'Fridge') continue;
         // The target object must be able to start somewhere else, or the task starts solved.
         if (!recTypes.some((r) => r !== recep && canHold(r, obj))) continue;
-        out.push({ layout, type, objectType: obj, receptacleType: recep, toggleType: null });
+        out.push(combo(layout, type, obj, recep, null));
       }
     }
   }
   return out;
 }
 
-function goalText(c: Combo, template: number): string {
+type Pairing = Pick<Combo, 'type' | 'objectType' | 'receptacleType' | 'toggleType'>;
+
+function goalText(c: Pairing, template: number): string {
   const text = GOAL_TEMPLATES[c.type][template] ?? GOAL_TEMPLATES[c.type][0];
   return text
     .replace('{obj}', stem(c.objectType))
@@ -240,13 +264,19 @@ export interface Catalogue {
  * ALFRED has several trials (different object placements) of one task in one scene. Each trial is
  * its own task id, so its scene (seeded by the id) differs.
  */
-function sample(split: Split, pool: Combo[], taken: Set<string>): Combo[] {
+function sample(split: Split, pool: Combo[], taken: ReadonlySet<string>): Combo[] {
+  // The pool by type, in pool order: what filtering it per type gave, in one pass.
+  const byType = new Map<TaskType, Combo[]>();
+  for (const c of pool) {
+    if (taken.has(c.key)) continue;
+    const list = byType.get(c.type);
+    if (list) list.push(c);
+    else byType.set(c.type, [c]);
+  }
   const chosen: Combo[] = [];
   for (const type of TASK_TYPES) {
     const quota = SPLIT_QUOTAS[split][type];
-    const candidates = rngFor(`household/split/${split}/${type}`).shuffle(
-      pool.filter((c) => c.type === type && !taken.has(comboKey(c))),
-    );
+    const candidates = rngFor(`household/split/${split}/${type}`).shuffle(byType.get(type) ?? []);
     if (candidates.length === 0) {
       throw new Error(`household catalogue: no ${type} game for ${split}`);
     }
@@ -281,12 +311,12 @@ export function buildCatalogue(): Catalogue {
     else if (!HELD_OUT.has(layout.id)) seenCombos.push(...combosOf(layout));
   }
   const train = sample('train', seenCombos, new Set());
-  const trainKeys = new Set(train.map(comboKey));
-  const trainPairings = new Set(train.map(pairingKey));
+  const trainKeys = new Set(train.map((c) => c.key));
+  const trainPairings = new Set(train.map((c) => c.pairing));
   // eval_seen: rooms and pairings both known from train, but never the very same game.
   const evalSeen = sample(
     'eval_seen',
-    seenCombos.filter((c) => trainPairings.has(pairingKey(c))),
+    seenCombos.filter((c) => trainPairings.has(c.pairing)),
     trainKeys,
   );
   const evalUnseen = sample('eval_unseen', unseenCombos, new Set());
@@ -298,11 +328,74 @@ export function buildCatalogue(): Catalogue {
   return { layouts, tasks, byId: new Map(tasks.map((t) => [t.id, t])) };
 }
 
+/**
+ * One task as data/catalogue.json stores it, in id order per split: floor plan, type, object,
+ * receptacle (or lamp, for look_at_obj_in_light) and which of the type's two goal templates.
+ */
+export type CatalogueRow = [
+  layout: string,
+  type: TaskType,
+  objectType: string,
+  target: string,
+  template: number,
+];
+
+/** buildCatalogue()'s tasks as data/catalogue.json's rows (scripts/household-catalogue.ts writes them). */
+export function catalogueRows(c: Catalogue): Record<Split, CatalogueRow[]> {
+  const rows: Record<Split, CatalogueRow[]> = { train: [], eval_seen: [], eval_unseen: [] };
+  for (const t of c.tasks) {
+    const template = [0, 1].find((i) => goalText(t, i) === t.goal);
+    if (template === undefined) throw new Error(`${t.id}: goal from no template`);
+    rows[t.split].push([
+      t.layout,
+      t.type,
+      t.objectType,
+      t.receptacleType ?? t.toggleType ?? '',
+      template,
+    ]);
+  }
+  return rows;
+}
+
+/**
+ * The catalogue from data/catalogue.json: what buildCatalogue() draws (tasks.test.ts checks they
+ * are equal) without drawing it — ≈ 0.1–0.2 s of CPU at the start of every process that plays one
+ * household task, for ids that must never change anyway.
+ */
+function loadCatalogue(): Catalogue {
+  const layouts = buildLayouts();
+  const data = catalogueData as unknown as Record<Split, CatalogueRow[]>;
+  const tasks = SPLITS.flatMap((split) => {
+    const rows = data[split];
+    const width = rows.length >= 1000 ? 4 : 3;
+    return rows.map(([layoutId, type, objectType, target, template], i): HouseholdTask => {
+      const layout = layouts.get(layoutId);
+      if (!layout) throw new Error(`household catalogue: unknown floor plan ${layoutId}`);
+      const lamp = type === 'look_at_obj_in_light';
+      const pairing = {
+        type,
+        objectType,
+        receptacleType: lamp ? null : target,
+        toggleType: lamp ? target : null,
+      };
+      return {
+        id: `${split}-${String(i + 1).padStart(width, '0')}`,
+        split,
+        ...pairing,
+        layout: layout.id,
+        room: layout.room,
+        goal: goalText(pairing, template),
+      };
+    });
+  });
+  return { layouts, tasks, byId: new Map(tasks.map((t) => [t.id, t])) };
+}
+
 let catalogue: Catalogue | undefined;
 
-/** Built lazily on first use (a few ms) and then shared. */
+/** Loaded on first use and then shared. */
 export function getCatalogue(): Catalogue {
-  catalogue ??= buildCatalogue();
+  catalogue ??= loadCatalogue();
   return catalogue;
 }
 

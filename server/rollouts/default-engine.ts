@@ -96,6 +96,16 @@ export const defaultEngine: EngineFactory = (bridges) => ({
     splitExecutor(poolExecutor(concurrency), concurrency, eventLoopExecutor(bridges)),
 });
 
+/**
+ * Every episode on the calling thread's event loop, stoppable at its next action: for a run with
+ * no hook code that a thread would only slow down (model-bound.ts, singleEpisodeOnEventLoop).
+ */
+export const eventLoopEngine: EngineFactory = (bridges) => ({
+  validate: (spec, policyId, taskIds, options) =>
+    validateRun(bridges, spec, policyId, taskIds, options),
+  executor: () => eventLoopExecutor(bridges),
+});
+
 /** Episodes on the calling thread: for scripted policies with the designer's own templates. */
 export const inProcessEngine: EngineFactory = (bridges) => ({
   validate: (spec, policyId, taskIds, options) =>

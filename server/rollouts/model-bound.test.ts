@@ -11,7 +11,7 @@ import {
 } from '../policies/testing/fake-openai.ts';
 import { defaultEngine } from './default-engine.ts';
 import { RunEvents } from './events.ts';
-import { modelBound } from './model-bound.ts';
+import { modelBound, singleEpisodeOnEventLoop } from './model-bound.ts';
 import { Rollouts } from './service.ts';
 
 const base: HarnessSpec = {
@@ -35,6 +35,20 @@ describe('model-bound episodes', () => {
     expect(modelBound({ spec: contract, policyId: 'openai:any-model' })).toBe(false);
     expect(modelBound({ spec: base, policyId: 'scripted:household-explorer' })).toBe(false);
     expect(modelBound({ spec: base, policyId: 'no-such-policy' })).toBe(false);
+  });
+
+  it('leave the thread to a run of one scripted episode without hook code, and only to it', () => {
+    const scripted = 'scripted:household-explorer';
+    expect(singleEpisodeOnEventLoop({ spec: base, policyId: scripted, episodes: 1 })).toBe(true);
+    expect(singleEpisodeOnEventLoop({ spec: base, policyId: scripted, episodes: 2 })).toBe(false);
+    expect(singleEpisodeOnEventLoop({ spec: contract, policyId: scripted, episodes: 1 })).toBe(
+      false,
+    );
+    // Model-bound episodes have their own rule; an unknown policy fails at validation.
+    expect(
+      singleEpisodeOnEventLoop({ spec: base, policyId: 'openai:any-model', episodes: 1 }),
+    ).toBe(false);
+    expect(singleEpisodeOnEventLoop({ spec: base, policyId: 'no-such', episodes: 1 })).toBe(false);
   });
 
   let db: TestDb;

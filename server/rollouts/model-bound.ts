@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import type { BridgeResolver } from '../../bridges/core/types.ts';
 import { nodePaths } from '../../contracts/spec.ts';
 import { createHarness } from '../harness/index.ts';
+import type { HarnessSpec } from '../harness/spec.ts';
 import { JobAbortedError } from '../harness/worker-pool.ts';
 import { getPolicy } from '../policies/index.ts';
 import type { AgentSession, Policy } from '../policies/types.ts';
@@ -14,17 +15,35 @@ import type { EpisodeExecutor } from './engine.ts';
 import { runEpisodeWith } from './episode.ts';
 import type { EpisodeInput } from './types.ts';
 
+/** The stack has a Contract or a Chain: hook code that must run where a watchdog can stop it. */
+function runsHookCode(spec: HarnessSpec): boolean {
+  return nodePaths(spec.env).some(({ node }) => node.type === 'contract' || node.type === 'chain');
+}
+
+function policyKind(policyId: string): string | undefined {
+  try {
+    return getPolicy(policyId).descriptor.kind;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The episode waits on a model and runs no hook code: it may run on the event loop. */
 export function modelBound(input: Pick<EpisodeInput, 'spec' | 'policyId'>): boolean {
-  const code = nodePaths(input.spec.env).some(
-    ({ node }) => node.type === 'contract' || node.type === 'chain',
-  );
-  if (code) return false;
-  try {
-    return getPolicy(input.policyId).descriptor.kind === 'openai';
-  } catch {
-    return false;
-  }
+  return !runsHookCode(input.spec) && policyKind(input.policyId) === 'openai';
+}
+
+/**
+ * A run of a single scripted episode on a stack without hook code has nothing to isolate and
+ * nothing to run beside it: a worker thread's start (its own copy of the modules and of the
+ * bridge's data, 0.3–0.5 s of CPU) would be all cost. `harness rollout` runs it on its event loop.
+ */
+export function singleEpisodeOnEventLoop(run: {
+  spec: HarnessSpec;
+  policyId: string;
+  episodes: number;
+}): boolean {
+  return run.episodes === 1 && !runsHookCode(run.spec) && policyKind(run.policyId) === 'scripted';
 }
 
 /** A policy whose sessions stop acting once `signal` aborts (a cancelled run, a shutdown). */

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ComposeOptions, composeServices } from '../../compose.ts';
 import { type Config, config } from '../../config.ts';
+import { eventLoopEngine } from '../../rollouts/default-engine.ts';
 import { runCli } from '../testing.ts';
 
 let dir: string;
@@ -132,6 +134,47 @@ describe('harness rollout / runs / show / export / policies', () => {
     );
     expect(odd.code).toBe(2);
     expect(odd.err).toMatch(/--episodes \(5\) must be a multiple of --group-size \(2\)/);
+  }, 120_000);
+
+  it("runs a single scripted episode on the CLI's thread and records it as a worker would", async () => {
+    const engines: unknown[] = [];
+    const compose = async (o: ComposeOptions) => {
+      engines.push(o.engine);
+      return composeServices(o);
+    };
+    const rollout = (k: string) =>
+      runCli(
+        [
+          'rollout',
+          '--spec',
+          'household:eval_seen-003',
+          '--policy',
+          'scripted:household-explorer',
+          '-k',
+          k,
+          '--seed',
+          '4',
+          '--json',
+        ],
+        { config: cfg, compose },
+      );
+    const one = await rollout('1');
+    const two = await rollout('2');
+    expect([one.code, two.code]).toEqual([0, 0]);
+    // The single episode ran on the CLI's event loop; a run of two went to the worker pool.
+    expect(engines).toEqual([eventLoopEngine, undefined]);
+    // Everything recorded of the episode but its ids and timings.
+    const episode = async (runId: string) => {
+      const line = (await cli('export', '--run', runId, '--format', 'jsonl')).out.split('\n')[0];
+      const { id, runId: _, durationMs, startedAt, finishedAt, ...rest } = JSON.parse(line ?? '');
+      expect([id, durationMs, startedAt, finishedAt]).not.toContain(undefined);
+      return rest;
+    };
+    const a = await episode(JSON.parse(one.out).runId);
+    expect(a.trajectory.length).toBeGreaterThan(1);
+    expect(a).toEqual(await episode(JSON.parse(two.out).runId));
+    const runs = JSON.parse((await cli('runs', '--json')).out).map((r: { id: string }) => r.id);
+    expect(runs).toContain(JSON.parse(one.out).runId);
   }, 120_000);
 
   it('lists policies and refuses an unknown one with one line', async () => {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { modeSentence, type TokenPrice } from '../../../contracts/llm.ts';
+import type { HarnessSpec } from '../../harness/spec.ts';
 import { configuredPrice, runLlmReport } from '../../rollouts/llm-report.ts';
 import type { RunMetrics } from '../../rollouts/metrics.ts';
 import type { EpisodeInfo, LaunchRunInput, Rollouts, RunSummary } from '../../rollouts/service.ts';
@@ -58,11 +59,15 @@ export const command: Command = {
     const input = launchInput(values);
     const local =
       input.queue === 'local' || (!input.queue && !(config.REDIS_URL && config.DATABASE_URL));
+    const onEventLoop = local && (await singleEpisode(input));
     // The episode thread loads its modules while the database opens (they take about as long).
-    const pool = local ? await import('../../harness/worker-pool.ts') : undefined;
+    const pool = local && !onEventLoop ? await import('../../harness/worker-pool.ts') : undefined;
     pool?.prestartWorker(ROLLOUT_HANDLERS);
     try {
-      const { rollouts } = await services();
+      const engine = onEventLoop
+        ? (await import('../../rollouts/default-engine.ts')).eventLoopEngine
+        : undefined;
+      const { rollouts } = await services(engine ? { engine } : {});
       const { runId } = await rollouts.launchRun(input);
       await followAndReport(rollouts, runId, io, {
         json: flag(values, 'json'),
@@ -75,6 +80,16 @@ export const command: Command = {
     }
   },
 };
+
+/** One scripted episode on a stack without hook code: it runs here, not in a worker thread. */
+async function singleEpisode(input: CliLaunch): Promise<boolean> {
+  const { singleEpisodeOnEventLoop } = await import('../../rollouts/model-bound.ts');
+  return singleEpisodeOnEventLoop({
+    spec: input.spec,
+    policyId: input.policy,
+    episodes: (input.taskIds?.length ?? 1) * input.k,
+  });
+}
 
 /**
  * Follows a run to its end and prints its report (`rollout`, `resume`). While it waits, a BullMQ
@@ -124,7 +139,10 @@ async function llmSummary(rollouts: Rollouts, runId: string, price: TokenPrice |
   };
 }
 
-function launchInput(values: OptionValues): LaunchRunInput {
+/** A launch as the command builds it: the spec already parsed, K given. */
+type CliLaunch = LaunchRunInput & { spec: HarnessSpec; k: number };
+
+function launchInput(values: OptionValues): CliLaunch {
   const spec = loadSpec(stringOption(values, 'spec'));
   const policy = stringOption(values, 'policy');
   if (!policy) throw new UsageError('--policy is required (see harness policies)');

@@ -1,0 +1,1 @@
+export function v8FlagsFor(command: string | undefined): string | undefined;
