@@ -63,6 +63,34 @@ const TransitionSchema = z.object({
   info: z.record(z.string(), JsonSchemaZ).optional(),
 });
 
+type Transition = z.infer<typeof TransitionSchema>;
+
+function isRecord(v: Json | undefined): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * `out` as TransitionSchema reads it, when that is plain to see: a reply is parsed JSON, so every
+ * value in it is JSON already and only the shapes of the known fields need a look (zod over a
+ * step's whole info cost tens of µs). Undefined when zod must judge, and word any error.
+ */
+function plainTransition(out: Json): Transition | undefined {
+  if (!isRecord(out)) return undefined;
+  const { observation, reward, terminated, truncated, info } = out;
+  if (
+    observation !== undefined &&
+    typeof observation !== 'string' &&
+    !(isRecord(observation) && typeof observation.text === 'string')
+  ) {
+    return undefined;
+  }
+  if (reward !== undefined && typeof reward !== 'number') return undefined;
+  if (terminated !== undefined && typeof terminated !== 'boolean') return undefined;
+  if (truncated !== undefined && typeof truncated !== 'boolean') return undefined;
+  if (info !== undefined && !isRecord(info)) return undefined;
+  return out as Transition;
+}
+
 function badReturn(hook: string, expected: string, got: Json | undefined, issue: string) {
   return new HarnessCodeError(
     `hook ${hook} returned ${JSON.stringify(got)?.slice(0, 200)}: expected ${expected} (${issue})`,
@@ -186,9 +214,18 @@ export class ContractLayer extends EnvHarness {
     }
   }
 
-  /** The state view is serialised at most once per phase, and only if a hook reads it. */
+  private readonly fullState = (): Json => this.inner.getEnvState();
+  private readonly stateField = (key: string): Json | undefined => this.inner.getEnvStateAt([key]);
+
+  /**
+   * The state view is serialised at most once per phase, and only if a hook reads it; a field
+   * alone where the bridge reads narrowly (household answers `state.agent` without the world).
+   */
   private feedState(hooks: HookSet): void {
-    hooks.provideState(() => this.inner.getEnvState());
+    hooks.provideState(
+      this.fullState,
+      this.inner.hasNarrowStateRead() ? this.stateField : undefined,
+    );
   }
 
   private async run(hooks: HookSet | undefined, action: Action): Promise<StepResult> {
@@ -341,16 +378,7 @@ export class ContractLayer extends EnvHarness {
 
   private applyTransition(raw: StepResult, out: Json | undefined): StepResult {
     if (out === undefined || out === null) return raw;
-    const parsed = TransitionSchema.safeParse(out);
-    if (!parsed.success) {
-      throw badReturn(
-        'modifyTransition',
-        'a result { observation, terminated, truncated, info }',
-        out,
-        parsed.error.issues[0]?.message ?? 'invalid',
-      );
-    }
-    const t = parsed.data;
+    const t = plainTransition(out) ?? this.parsedTransition(out);
     const next: StepResult = {
       observation: t.observation ? toObservation(t.observation, raw.observation) : raw.observation,
       // The engine carries the reward through unchanged: the paper's rules never change it.
@@ -383,6 +411,20 @@ export class ContractLayer extends EnvHarness {
       });
     }
     return next;
+  }
+
+  /** What TransitionSchema makes of `out`, or the error a hook author can act on. */
+  private parsedTransition(out: Json): Transition {
+    const parsed = TransitionSchema.safeParse(out);
+    if (!parsed.success) {
+      throw badReturn(
+        'modifyTransition',
+        'a result { observation, terminated, truncated, info }',
+        out,
+        parsed.error.issues[0]?.message ?? 'invalid',
+      );
+    }
+    return parsed.data;
   }
 
   private filterObservation(hooks: HookSet, observation: Observation): Observation {

@@ -1,6 +1,6 @@
 // HookSet: one QuickJS runtime with one piece of hook code loaded — a Contract's hooks or a Chain's
 // `when` — reused across episodes (begin() re-runs the user's top-level code). Calls cross the
-// boundary as JSON strings; the state view and a step's info cross lazily, field by field.
+// boundary as one string each way (reply.ts); the state view and a step's info cross lazily.
 import type {
   QuickJSContext,
   QuickJSHandle,
@@ -21,7 +21,7 @@ import {
 } from './guest.ts';
 import type { SandboxLimits } from './limits.ts';
 import { type InstrumentedCode, instrumentLoops, type Position } from './loops.ts';
-import { decodeReply } from './reply.ts';
+import { actionPart, argPart, decodeReply, resultPart } from './reply.ts';
 import { markEnd, markStart } from './watchdog.ts';
 
 /** A guest failure reply (guest/runtime.js __failure): \u0002 + JSON of a described thrown value. */
@@ -84,12 +84,15 @@ export class HookSet {
   private infoFn: QuickJSHandle | undefined;
   private lazyInfo: Record<string, Json> | undefined;
   private stateProvider: (() => Json) | undefined;
+  private stateAt: ((key: string) => Json | undefined) | undefined;
   private stateValue: Json | undefined;
   private stateLoaded = false;
   private stateGen = 0;
   private deadline = Number.POSITIVE_INFINITY;
   info: CompiledHooks;
   private readonly signatures: HookSignatures;
+  /** The hook names in table order (the guest's __names): a call names its hook by index. */
+  private readonly names: string[];
   /** Columns of a wrapper around the user's text on line 1 (a Chain `when`). */
   private readonly wrapperShift: number;
   private readonly lines: number | undefined;
@@ -103,6 +106,7 @@ export class HookSet {
   ) {
     this.key = HookSet.keyOf(code, options);
     this.signatures = options.hooks;
+    this.names = Object.keys(options.hooks);
     this.wrapperShift = options.columnShift ?? 0;
     this.lines = options.lines ?? code.split('\n').length;
     this.source = instrumentLoops(prepareHookSource(code));
@@ -158,17 +162,36 @@ export class HookSet {
     }
   }
 
-  /** The only two host functions the guest sees: one field of the state view, one of the info. */
+  /**
+   * The only two host functions the guest sees: one field of the state view, one of the info.
+   * With a string: that field's JSON (undefined when absent); with a number: every field, as JSON
+   * key \u0001 JSON value pairs joined by \u0001 (an empty value: undefined); with nothing: the
+   * keys' JSON (guest/runtime.js __lazyObject).
+   */
   private installHostFunctions(ctx: QuickJSContext): void {
-    const field = (record: Record<string, Json>, keyHandle: QuickJSHandle | undefined) => {
-      if (!keyHandle || ctx.typeof(keyHandle) !== 'string') {
-        return ctx.newString(JSON.stringify(Object.keys(record)));
+    const json = (value: Json | undefined) =>
+      value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
+    const field = (record: Record<string, Json>, type: string, keyHandle: QuickJSHandle) => {
+      if (type === 'string') {
+        const key = ctx.getString(keyHandle);
+        return json(Object.hasOwn(record, key) ? record[key] : undefined);
       }
-      const key = ctx.getString(keyHandle);
-      const value = Object.hasOwn(record, key) ? record[key] : undefined;
-      return value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
+      if (type === 'number') {
+        const parts: string[] = [];
+        for (const key of Object.keys(record)) {
+          parts.push(JSON.stringify(key), JSON.stringify(record[key]) ?? '');
+        }
+        return ctx.newString(parts.join('\u0001'));
+      }
+      return ctx.newString(JSON.stringify(Object.keys(record)));
     };
+    const typeOf = (h: QuickJSHandle | undefined) => (h ? ctx.typeof(h) : 'undefined');
     this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {
+      const type = typeOf(keyHandle);
+      // One field of a view that can be read narrowly: the bridge need not build the world.
+      if (type === 'string' && !this.stateLoaded && this.stateAt) {
+        return json(this.stateAt(ctx.getString(keyHandle)));
+      }
       if (!this.stateLoaded) {
         this.stateValue = this.stateProvider?.();
         this.stateLoaded = true;
@@ -176,11 +199,11 @@ export class HookSet {
       const state = this.stateValue;
       const record =
         state !== null && typeof state === 'object' ? (state as Record<string, Json>) : {};
-      return field(record, keyHandle);
+      return field(record, type, keyHandle);
     });
     ctx.setProp(ctx.global, '__hostState', this.stateFn);
     this.infoFn = ctx.newFunction('__hostInfo', (keyHandle) =>
-      field(this.lazyInfo ?? {}, keyHandle),
+      field(this.lazyInfo ?? {}, typeOf(keyHandle), keyHandle),
     );
     ctx.setProp(ctx.global, '__hostInfo', this.infoFn);
   }
@@ -215,10 +238,13 @@ export class HookSet {
 
   /**
    * Where the state view comes from until the next call of this method: asked at most once, and
-   * only if a hook reads `state`; then only the top-level fields the hook reads cross over.
+   * only if a hook reads `state`; then only the top-level fields the hook reads cross over. `at`
+   * reads one top-level field without the whole view (as `jsonAt(view, [key])` would), for views
+   * that can be read narrowly (HarnessLayer.getEnvStateAt).
    */
-  provideState(provider: (() => Json) | undefined): void {
+  provideState(provider: (() => Json) | undefined, at?: (key: string) => Json | undefined): void {
     this.stateProvider = provider;
+    this.stateAt = at;
     this.stateValue = undefined;
     this.stateLoaded = false;
     this.stateGen += 1;
@@ -233,14 +259,19 @@ export class HookSet {
     this.lazyInfo = lazyInfo;
     const index = this.signatures[name]?.primary ?? -1;
     const primary = index >= 0 ? args[index] : undefined;
-    // One string crosses (each handle costs a malloc and a copy): the name rides in the JSON.
-    const text = this.invoke(this.callFn!, name, [
-      JSON.stringify([name, this.stateGen, lazyInfo !== undefined, ...args]),
-    ]);
+    // One string crosses (each handle costs a malloc and a copy): the hook's index in the table,
+    // lazy info, generation, then the one argument as its part (reply.ts), or several as 'M' + JSON.
+    const at = this.names.indexOf(name);
+    if (at < 0) throw new Error(`${name} is not a hook of this set`);
+    const hook = String.fromCharCode(48 + at);
+    let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGen}`;
+    if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
+    else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
+    const text = this.invoke(this.callFn!, name, [message]);
     return decodeReply(
       name,
       text,
-      primary === undefined ? undefined : JSON.stringify(primary),
+      primary === undefined ? undefined : () => JSON.stringify(primary),
       lazyInfo,
     );
   }
@@ -263,14 +294,16 @@ export class HookSet {
         : this.has('modifyTransition')
           ? 'modifyTransition'
           : 'filterObservation';
-    const text = this.invoke(this.afterFn!, label, [JSON.stringify([this.stateGen, action, rest])]);
+    const message = `${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`;
+    const text = this.invoke(this.afterFn!, label, [message]);
+    // The transition's reply never holds \u0001; the observation's ('T', raw) may.
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
-      transition: decodeReply('modifyTransition', t, JSON.stringify(rest), info),
+      transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info),
       observation: (seen: Json) =>
-        decodeReply('filterObservation', o, JSON.stringify(seen), undefined),
+        decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined),
     };
   }
 
