@@ -89,6 +89,27 @@ function filterObservation(o) { return JSON.stringify(o); }`);
   });
 });
 
+describe('replies', () => {
+  it('a returned string comes back exactly, whatever it holds', () => {
+    const set = load(`function filterObservation(o) { return o.text.slice(3); }
+function filterAction(a) { return { blocked: a.args.command.slice(3) }; }`);
+    for (const text of STRANGE) {
+      const sent = `>> ${text}`;
+      set.provideState(() => ({}));
+      expect(set.call('filterObservation', [{ text: sent }])).toBe(sent.slice(3));
+      expect(
+        set
+          .after({ name: 'act', args: {} }, { ...REST, observation: { text: sent } }, {})
+          .observation({ text: sent }),
+      ).toBe(sent.slice(3));
+      expect(set.call('filterAction', [{ name: 'act', args: { command: sent } }])).toEqual({
+        blocked: sent.slice(3),
+      });
+    }
+    set.dispose();
+  });
+});
+
 describe('unchanged or changed', () => {
   const action = { name: 'act', args: { command: 'look', target: 'box' } };
 
@@ -173,6 +194,9 @@ function filterObservation(o) { ${change.startsWith('o') ? change : ''} }`);
   if (command === 'hint') return { ...r, info: { ...r.info, hint: 'h' } };
   if (command === 'push') { const i = { ...r.info }; i.admissible.push('x'); return { ...r, info: i }; }
   if (command === 'own') return { ...r, info: { won: true } };
+  if (command === 'set') { const i = { ...r.info }; i.admissible[1] = 'x'; return { ...r, info: i }; }
+  if (command === 'tojson') { const i = { ...r.info }; i.admissible.toJSON = () => 'j'; return { ...r, info: i }; }
+  if (command === 'same') return { ...r, info: { ...r.info, admissible: [...r.info.admissible], won: false } };
   return r;
 }`);
     const run = (command: string) => {
@@ -183,6 +207,9 @@ function filterObservation(o) { ${change.startsWith('o') ? change : ''} }`);
     expect(run('hint')).toEqual({ ...REST, info: { hint: 'h' } });
     expect(run('push')).toEqual({ ...REST, info: { admissible: ['look', 'go to desk 1', 'x'] } });
     expect(run('own')).toEqual({ ...REST, info: { won: true } });
+    expect(run('set')).toEqual({ ...REST, info: { admissible: ['look', 'x'] } });
+    expect(run('tojson')).toEqual({ ...REST, info: { admissible: 'j' } });
+    expect(run('same')).toEqual({ ...REST, info: {} });
     set.dispose();
   });
 });

@@ -10,6 +10,7 @@ import type {
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { codeError, type DumpedError, isFatal, LoadFailure, readThrown } from './errors.ts';
+import { FastCall } from './fast-call.ts';
 import {
   FACTORY_PREFIX,
   factorySource,
@@ -82,6 +83,8 @@ export class HookSet {
   private beginFn: QuickJSHandle | undefined;
   private stateFn: QuickJSHandle | undefined;
   private infoFn: QuickJSHandle | undefined;
+  /** The per-step crossings' path through the FFI (fast-call.ts). */
+  private fast: FastCall | undefined;
   private lazyInfo: Record<string, Json> | undefined;
   private stateProvider: (() => Json) | undefined;
   private stateAt: ((key: string) => Json | undefined) | undefined;
@@ -125,6 +128,7 @@ export class HookSet {
       this.callFn = this.ctx.getProp(this.ctx.global, '__call');
       this.afterFn = this.ctx.getProp(this.ctx.global, '__after');
       this.beginFn = this.ctx.getProp(this.ctx.global, '__begin');
+      this.fast = FastCall.for(this.ctx);
       this.info = this.beginOrThrow(options.seed ?? 0);
     } catch (e) {
       if (e instanceof HarnessCodeError) {
@@ -267,7 +271,7 @@ export class HookSet {
     let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGen}`;
     if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
     else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
-    const text = this.invoke(this.callFn!, name, [message]);
+    const text = this.invoke(this.callFn!, name, [message], [], 'call', true);
     return decodeReply(
       name,
       text,
@@ -295,15 +299,17 @@ export class HookSet {
           ? 'modifyTransition'
           : 'filterObservation';
     const message = `${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`;
-    const text = this.invoke(this.afterFn!, label, [message]);
+    const text = this.invoke(this.afterFn!, label, [message], [], 'call', true);
     // The transition's reply never holds \u0001; the observation's ('T', raw) may.
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
       transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info),
-      observation: (seen: Json) =>
-        decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined),
+      // A method, not an arrow property: tsx/esbuild's keepNames would rename it on every call.
+      observation(seen: Json) {
+        return decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined);
+      },
     };
   }
 
@@ -334,14 +340,20 @@ export class HookSet {
     strings: string[],
     extra: QuickJSHandle[] = [],
     phase: 'load' | 'call' = 'call',
+    /** The one string holds no NUL and no lone surrogate (reply.ts): it may take the FFI path. */
+    plain = false,
   ): string {
     const ctx = this.live();
-    const handles = [...strings.map((str) => ctx.newString(str)), ...extra];
+    let handles: QuickJSHandle[] = [];
     let crossing: Crossing;
     try {
-      crossing = this.underLimits(name, () =>
-        this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles)),
-      );
+      crossing = this.underLimits(name, () => {
+        const fast = plain && strings.length === 1 && extra.length === 0 ? this.fast : undefined;
+        const reply = fast?.call(fn, strings[0]!);
+        if (reply) return 'text' in reply ? reply : this.thrown(ctx, reply.error);
+        handles = [...strings.map((str) => ctx.newString(str)), ...extra];
+        return this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles));
+      });
     } catch (e) {
       // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.
       this.failed(e);
@@ -372,9 +384,14 @@ export class HookSet {
       result.value.dispose();
       return { text };
     }
+    return this.thrown(ctx, result.error);
+  }
+
+  /** What a call threw (QuickJS's own: see read()); disposes the handle. */
+  private thrown(ctx: QuickJSContext, error: QuickJSHandle): Crossing {
     this.rearm();
-    const thrown = readThrown(ctx, result.error);
-    result.error.dispose();
+    const thrown = readThrown(ctx, error);
+    error.dispose();
     // Which hook of a combined call failed, and in which loop (not after an out-of-memory:
     // touch nothing then).
     if (thrown.message === 'out of memory') return { thrown, hook: undefined, loop: -1 };
@@ -448,6 +465,7 @@ export class HookSet {
   destroy(): void {
     this.host.forget(this);
     try {
+      this.fast?.dispose();
       this.callFn?.dispose();
       this.afterFn?.dispose();
       this.beginFn?.dispose();
@@ -464,6 +482,7 @@ export class HookSet {
 
   /** Forgets the handles without touching the (possibly broken) wasm instance. */
   abandon(): void {
+    this.fast = undefined;
     this.callFn = undefined;
     this.afterFn = undefined;
     this.beginFn = undefined;

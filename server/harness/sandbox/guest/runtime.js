@@ -124,8 +124,9 @@ function __lazyObject(fetch) {
   let keys;
   let complete = false;
   const load = (key, json) => {
-    sent.set(key, json);
-    fields.set(key, json === undefined ? undefined : JSON.parse(json));
+    const value = json === undefined ? undefined : JSON.parse(json);
+    sent.set(key, json === undefined ? undefined : { json, value, copy: __shallowCopy(value) });
+    fields.set(key, value);
   };
   const field = (key) => {
     if (typeof key !== 'string') return undefined;
@@ -165,7 +166,11 @@ function __lazyObject(fetch) {
   );
   return {
     proxy,
-    sent: (key) => sent.get(key),
+    /** Whether `value` has the JSON the host sent for `key` (see __sameAsSent). */
+    asSent: (key, value) => {
+      const was = sent.get(key);
+      return was !== undefined && __sameAsSent(value, was);
+    },
     // Allocating is what costs inside QuickJS: only a used view is emptied.
     clear: () => {
       if (fields.size === 0 && keys === undefined) return;
@@ -309,8 +314,11 @@ function __untouched(value) {
 function __encode(name, value, lazyInfo, asSent) {
   if (value === undefined) return '';
   if (asSent && __sentKind !== 'J' && __untouched(value)) return 'S';
-  // Every primary argument is an object: a string reply is a new value, and needs no JSON.
-  if (typeof value === 'string') return `T${value}`;
+  // Every primary argument is an object: a string reply is a new value, and needs no JSON
+  // (unless it holds what a C string cannot: NUL, a lone surrogate).
+  if (typeof value === 'string' && value.indexOf('\u0000') < 0 && value.isWellFormed()) {
+    return `T${value}`;
+  }
   let keep = false;
   let out = value;
   if (lazyInfo && out !== null && typeof out === 'object') {
@@ -337,13 +345,42 @@ function __plain(o) {
     o !== null && typeof o === 'object' && __protoOf(o) === __OP && !Object.hasOwn(o, 'toJSON')
   );
 }
+// A fetched field that is a primitive or an array of primitives (a step's admissible commands)
+// keeps a shallow copy: whether the hook changed it is then a loop of ===, not a JSON.stringify
+// (which costs tens of µs inside QuickJS for a long list).
+const __AP = Array.prototype;
+function __primitive(v) {
+  return v === null || (typeof v !== 'object' && typeof v !== 'function');
+}
+function __shallowCopy(value) {
+  if (!Array.isArray(value)) return undefined;
+  for (let i = 0; i < value.length; i++) if (!__primitive(value[i])) return undefined;
+  return value.slice();
+}
+// Whether the JSON of `value` is `was.json`, the JSON the host sent: a primitive compares by ===,
+// the very array that was sent (plain, no own toJSON, elements still primitives) element by
+// element against its copy; anything else by its JSON.
+function __sameAsSent(value, was) {
+  if (__primitive(value)) return value === was.value;
+  const copy = was.copy;
+  if (
+    value === was.value &&
+    copy !== undefined &&
+    __protoOf(value) === __AP &&
+    !Object.hasOwn(value, 'toJSON') &&
+    value.length === copy.length
+  ) {
+    for (let i = 0; i < copy.length; i++) if (value[i] !== copy[i]) return false;
+    return true;
+  }
+  return JSON.stringify(value) === was.json;
+}
 // The fields of a returned info that are not, by JSON, what the host sent for them (in order).
 function __infoPatch(info) {
   const patch = {};
   for (const key of __keysOf(info)) {
     const value = info[key];
-    const sent = __info.sent(key);
-    if (sent !== undefined && JSON.stringify(value) === sent) continue;
+    if (__info.asSent(key, value)) continue;
     Object.defineProperty(patch, key, {
       value,
       writable: true,
