@@ -60,6 +60,28 @@ export class FastCall {
     return raw && typeof undef === 'number' ? new FastCall(raw, undef) : undefined;
   }
 
+  /** The C string of `text` in the wasm heap (free it), or 0 when there is no room. */
+  private cString(text: string): number {
+    const module = this.raw.module;
+    const bytes = text.length * 3 + 1;
+    const buffer = module._malloc(bytes);
+    if (buffer === 0) return 0;
+    // Read after malloc: growing the memory replaces the view.
+    const heap = module.HEAPU8;
+    const { written } = encoder.encodeInto(text, heap.subarray(buffer, buffer + bytes - 1));
+    heap[buffer + written] = 0;
+    return buffer;
+  }
+
+  /** A guest string of `text` (JSON: no NUL, no lone surrogate), or undefined when no room. */
+  newString(text: string): QuickJSHandle | undefined {
+    const buffer = this.cString(text);
+    if (buffer === 0) return undefined;
+    const str = this.raw.ffi.QTS_NewString(this.raw.ctx.value, buffer);
+    this.raw.module._free(buffer);
+    return this.raw.memory.heapValueHandle(str);
+  }
+
   /**
    * fn(text) with this = undefined: the string it returned, or the handle of what it threw (the
    * caller disposes it). Undefined when the wasm heap has no room for the text (the caller takes
@@ -69,19 +91,11 @@ export class FastCall {
     const { module, ffi } = this.raw;
     const ctx = this.raw.ctx.value;
     if (this.argv === 0) this.argv = module._malloc(4);
-    const bytes = text.length * 3 + 1;
-    const buffer = module._malloc(bytes);
-    if (buffer === 0 || this.argv === 0) {
-      if (buffer !== 0) module._free(buffer);
-      return undefined;
-    }
-    // Read after malloc: growing the memory replaces the view.
-    let heap = module.HEAPU8;
-    const { written } = encoder.encodeInto(text, heap.subarray(buffer, buffer + bytes - 1));
-    heap[buffer + written] = 0;
+    const buffer = this.argv === 0 ? 0 : this.cString(text);
+    if (buffer === 0) return undefined;
     const str = ffi.QTS_NewString(ctx, buffer);
     module._free(buffer);
-    heap = module.HEAPU8;
+    const heap = module.HEAPU8;
     const argv = this.argv;
     heap[argv] = str & 0xff;
     heap[argv + 1] = (str >>> 8) & 0xff;

@@ -173,8 +173,10 @@ export class HookSet {
    * keys' JSON (guest/runtime.js __lazyObject).
    */
   private installHostFunctions(ctx: QuickJSContext): void {
+    // JSON holds no NUL and no lone surrogate: it may take the FFI path (fast-call.ts).
+    const text = (s: string) => this.fast?.newString(s) ?? ctx.newString(s);
     const json = (value: Json | undefined) =>
-      value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
+      value === undefined ? ctx.undefined : text(JSON.stringify(value));
     const field = (record: Record<string, Json>, type: string, keyHandle: QuickJSHandle) => {
       if (type === 'string') {
         const key = ctx.getString(keyHandle);
@@ -185,9 +187,9 @@ export class HookSet {
         for (const key of Object.keys(record)) {
           parts.push(JSON.stringify(key), JSON.stringify(record[key]) ?? '');
         }
-        return ctx.newString(parts.join('\u0001'));
+        return text(parts.join('\u0001'));
       }
-      return ctx.newString(JSON.stringify(Object.keys(record)));
+      return text(JSON.stringify(Object.keys(record)));
     };
     const typeOf = (h: QuickJSHandle | undefined) => (h ? ctx.typeof(h) : 'undefined');
     this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {

@@ -125,7 +125,9 @@ function __lazyObject(fetch) {
   let complete = false;
   const load = (key, json) => {
     const value = json === undefined ? undefined : JSON.parse(json);
-    sent.set(key, json === undefined ? undefined : { json, value, copy: __shallowCopy(value) });
+    // An array keeps a shallow copy (native slice): see __sameAsSent.
+    const copy = Array.isArray(value) ? value.slice() : undefined;
+    sent.set(key, json === undefined ? undefined : { json, value, copy });
     fields.set(key, value);
   };
   const field = (key) => {
@@ -345,23 +347,15 @@ function __plain(o) {
     o !== null && typeof o === 'object' && __protoOf(o) === __OP && !Object.hasOwn(o, 'toJSON')
   );
 }
-// A fetched field that is a primitive or an array of primitives (a step's admissible commands)
-// keeps a shallow copy: whether the hook changed it is then a loop of ===, not a JSON.stringify
-// (which costs tens of µs inside QuickJS for a long list).
+// Whether a fetched field still has the JSON the host sent, without a JSON.stringify (tens of µs
+// inside QuickJS for a step's list of admissible commands): a primitive compares by ===; the very
+// array that was sent (plain, no own toJSON) element by element against the copy taken when it
+// was fetched, while its elements are primitives; anything else by its JSON.
 const __AP = Array.prototype;
-function __primitive(v) {
-  return v === null || (typeof v !== 'object' && typeof v !== 'function');
-}
-function __shallowCopy(value) {
-  if (!Array.isArray(value)) return undefined;
-  for (let i = 0; i < value.length; i++) if (!__primitive(value[i])) return undefined;
-  return value.slice();
-}
-// Whether the JSON of `value` is `was.json`, the JSON the host sent: a primitive compares by ===,
-// the very array that was sent (plain, no own toJSON, elements still primitives) element by
-// element against its copy; anything else by its JSON.
 function __sameAsSent(value, was) {
-  if (__primitive(value)) return value === was.value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    return value === was.value;
+  }
   const copy = was.copy;
   if (
     value === was.value &&
@@ -370,8 +364,13 @@ function __sameAsSent(value, was) {
     !Object.hasOwn(value, 'toJSON') &&
     value.length === copy.length
   ) {
-    for (let i = 0; i < copy.length; i++) if (value[i] !== copy[i]) return false;
-    return true;
+    let i = 0;
+    for (; i < copy.length; i++) {
+      const v = value[i];
+      if (v !== copy[i] || (v !== null && typeof v === 'object')) break;
+    }
+    if (i === copy.length) return true;
+    if (value[i] !== copy[i]) return false;
   }
   return JSON.stringify(value) === was.json;
 }
