@@ -251,6 +251,9 @@ let __sentArgs;
 let __sentName = '';
 let __sentKeys;
 let __sentValues;
+// The one argument, when there is exactly one (__sentKeys undefined then).
+let __sentKey = '';
+let __sentArg = '';
 function __arg(part) {
   const kind = part[0];
   __sentKind = kind;
@@ -264,22 +267,37 @@ function __action(body) {
   let at = body.indexOf('\u0002');
   const args = {};
   const name = at < 0 ? body : body.slice(0, at);
-  const keys = [];
-  const values = [];
-  while (at >= 0) {
-    const k = body.indexOf('\u0002', at + 1);
-    const v = body.indexOf('\u0002', k + 1);
-    const key = body.slice(at + 1, k);
-    const value = body.slice(k + 1, v < 0 ? body.length : v);
-    args[key] = value;
-    keys.push(key);
-    values.push(value);
-    at = v;
-  }
   __sentName = name;
   __sentArgs = args;
-  __sentKeys = keys;
-  __sentValues = values;
+  __sentKeys = undefined;
+  // One argument (a text command), the common case: no lists.
+  if (at >= 0) {
+    const k = body.indexOf('\u0002', at + 1);
+    const v = body.indexOf('\u0002', k + 1);
+    __sentKey = body.slice(at + 1, k);
+    __sentArg = body.slice(k + 1, v < 0 ? body.length : v);
+    args[__sentKey] = __sentArg;
+    at = v;
+  }
+  if (at >= 0) {
+    const keys = [__sentKey];
+    const values = [__sentArg];
+    while (at >= 0) {
+      const k = body.indexOf('\u0002', at + 1);
+      const v = body.indexOf('\u0002', k + 1);
+      const key = body.slice(at + 1, k);
+      const value = body.slice(k + 1, v < 0 ? body.length : v);
+      args[key] = value;
+      keys.push(key);
+      values.push(value);
+      at = v;
+    }
+    __sentKeys = keys;
+    __sentValues = values;
+  } else if (body.indexOf('\u0002') < 0) {
+    __sentKeys = [];
+    __sentValues = [];
+  }
   return { name, args };
 }
 // True when the JSON of `value` is the JSON of the argument as sent ('A' / 'O'): the same own
@@ -299,6 +317,9 @@ function __untouched(value) {
   if (keys.length !== 2 || keys[0] !== 'name' || keys[1] !== 'args') return false;
   const names = __keysOf(args);
   const sentKeys = __sentKeys;
+  if (sentKeys === undefined) {
+    return names.length === 1 && names[0] === __sentKey && args[__sentKey] === __sentArg;
+  }
   const sentValues = __sentValues;
   if (names.length !== sentKeys.length) return false;
   for (let i = 0; i < names.length; i++) {
@@ -449,7 +470,8 @@ function __result(part) {
   const comma = part.indexOf(',');
   __sentText = part.slice(comma + 4);
   __sentObservation = { text: __sentText };
-  __sentReward = JSON.parse(part.slice(1, comma));
+  // A JSON number (reply.ts): unary plus reads it as JSON.parse would, for less.
+  __sentReward = +part.slice(1, comma);
   __sentTerminated = part[comma + 1] === '1';
   __sentTruncated = part[comma + 2] === '1';
   __sentResult = {
