@@ -189,13 +189,16 @@ function filterObservation(o) { ${change.startsWith('o') ? change : ''} }`);
 
   it('a returned info crosses back as the fields that differ, merged over the step info', () => {
     const info = { admissible: ['look', 'go to desk 1'], won: false, note: 'n' };
-    const set = load(`function modifyTransition(a, r) {
+    const set = load(`let kept;
+function modifyTransition(a, r) {
   const command = a.args.command;
   if (command === 'hint') return { ...r, info: { ...r.info, hint: 'h' } };
   if (command === 'push') { const i = { ...r.info }; i.admissible.push('x'); return { ...r, info: i }; }
   if (command === 'own') return { ...r, info: { won: true } };
   if (command === 'set') { const i = { ...r.info }; i.admissible[1] = 'x'; return { ...r, info: i }; }
   if (command === 'tojson') { const i = { ...r.info }; i.admissible.toJSON = () => 'j'; return { ...r, info: i }; }
+  if (command === 'obs') return { ...r, observation: { text: 'new' }, info: { ...r.info, hint: 'h' } };
+  if (command === 'stale') { const o = kept; kept = r.observation; if (o) return { ...r, observation: o, info: { hint: 's' } }; }
   if (command === 'same') return { ...r, info: { ...r.info, admissible: [...r.info.admissible], won: false } };
   return r;
 }`);
@@ -210,6 +213,13 @@ function filterObservation(o) { ${change.startsWith('o') ? change : ''} }`);
     expect(run('set')).toEqual({ ...REST, info: { admissible: ['look', 'x'] } });
     expect(run('tojson')).toEqual({ ...REST, info: { admissible: 'j' } });
     expect(run('same')).toEqual({ ...REST, info: {} });
+    expect(run('obs')).toEqual({ ...REST, observation: { text: 'new' }, info: { hint: 'h' } });
+    // An observation kept from an earlier step is not this step's, even with the same text.
+    expect(run('stale')).toBeUndefined();
+    expect(
+      set.after({ name: 'act', args: { command: 'stale' } }, { ...REST, reward: 0 }, info)
+        .transition,
+    ).toEqual({ ...REST, info: { hint: 's' } });
     set.dispose();
   });
 });

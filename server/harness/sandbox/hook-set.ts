@@ -307,7 +307,7 @@ export class HookSet {
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
-      transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info),
+      transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info, rest),
       // A method, not an arrow property: tsx/esbuild's keepNames would rename it on every call.
       observation(seen: Json) {
         return decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined);

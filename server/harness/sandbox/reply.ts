@@ -4,7 +4,8 @@
 // all strings, 'O' an observation { text }, 'R' a step result with such an observation.
 // Replies: '' (returned nothing), 'S' (its primary argument, untouched), 'T' + a string, raw,
 // 'V' + JSON of the value, 'K' + JSON of a value whose `info` is the untouched lazy info, 'P' +
-// JSON of a value without info + \u0003 + JSON of the info fields that differ from the host's.
+// JSON of a value without info + \u0003 + JSON of the info fields that differ from the host's,
+// 'Q' + JSON of those fields alone, for a step result otherwise as sent.
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { formatBytes, MAX_HOOK_REPLY_BYTES } from './limits.ts';
@@ -124,9 +125,16 @@ export function decodeReply(
   text: string,
   sent: (() => string | undefined) | undefined,
   lazyInfo: Record<string, Json> | undefined,
+  /** The primary argument itself, for a 'Q' reply (it as sent, with changes to its info). */
+  sentValue?: Json,
 ): Json | undefined {
   const kind = text[0];
   if (kind === undefined || kind === 'S') return undefined;
+  if (kind === 'Q' && isRecord(sentValue)) {
+    const json = text.slice(1);
+    capped(hook, json);
+    return { ...sentValue, info: JSON.parse(json) as Json };
+  }
   if (kind === 'T') {
     const value = text.slice(1);
     // The cap is on the reply's JSON: escapes take at most 6 characters, 1 byte each.

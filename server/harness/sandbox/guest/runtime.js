@@ -328,7 +328,8 @@ function __untouched(value) {
   return true;
 }
 
-// Replies: '' (returned nothing), 'S' (returned or left its primary argument as sent), 'T' + a
+// Replies: '' (returned nothing), 'S' (returned or left its primary argument as sent), 'Q' + JSON
+// of the info fields that differ from what was sent, for a step result otherwise as sent, 'T' + a
 // returned string, raw, 'V' + JSON of the value, 'K' + JSON of a value whose info is the
 // untouched lazy info (the host keeps its own copy), or 'P' + JSON of the value without info,
 // \u0003, JSON of the info fields that differ from what the host sent (the host merges them, as it
@@ -351,6 +352,8 @@ function __encode(name, value, lazyInfo, asSent) {
       out = rest;
       keep = true;
     } else if (__plain(out) && __plain(info)) {
+      // The step result as sent but for its info: only the info's changes cross back.
+      if (__resultUntouched(out, true)) return `Q${JSON.stringify(__infoPatch(info))}`;
       const { info: _, ...rest } = out;
       const json = JSON.stringify(rest);
       if (json === undefined) throw new TypeError(`${name} returned a value that is not JSON`);
@@ -422,6 +425,7 @@ function __generation(gen) {
 function __call(message) {
   __current = '';
   __loopId = -1;
+  __sentResult = undefined;
   try {
     const name = __names[message.charCodeAt(0) - 48];
     __current = name;
@@ -484,12 +488,12 @@ function __result(part) {
 }
 // The step result of an 'R' part untouched: the same object, keys in order, the lazy info, the
 // same values.
-function __resultUntouched(value) {
-  if (value !== __sentResult || __sentResult === undefined || __protoOf(value) !== __OP) {
-    return false;
-  }
+// With `anyInfo`: the same but for its info, in a new object or not (`{ ...result, info }`).
+function __resultUntouched(value, anyInfo) {
+  if (__sentResult === undefined || (value !== __sentResult && !anyInfo)) return false;
+  if (value === null || typeof value !== 'object' || __protoOf(value) !== __OP) return false;
   if (
-    value.info !== __info.proxy ||
+    (!anyInfo && value.info !== __info.proxy) ||
     value.reward !== __sentReward ||
     value.terminated !== __sentTerminated ||
     value.truncated !== __sentTruncated
