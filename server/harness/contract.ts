@@ -63,6 +63,34 @@ const TransitionSchema = z.object({
   info: z.record(z.string(), JsonSchemaZ).optional(),
 });
 
+type Transition = z.infer<typeof TransitionSchema>;
+
+function isRecord(v: Json | undefined): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * `out` as TransitionSchema reads it, when that is plain to see: a reply is parsed JSON, so every
+ * value in it is JSON already and only the shapes of the known fields need a look (zod over a
+ * step's whole info cost tens of µs). Undefined when zod must judge, and word any error.
+ */
+function plainTransition(out: Json): Transition | undefined {
+  if (!isRecord(out)) return undefined;
+  const { observation, reward, terminated, truncated, info } = out;
+  if (
+    observation !== undefined &&
+    typeof observation !== 'string' &&
+    !(isRecord(observation) && typeof observation.text === 'string')
+  ) {
+    return undefined;
+  }
+  if (reward !== undefined && typeof reward !== 'number') return undefined;
+  if (terminated !== undefined && typeof terminated !== 'boolean') return undefined;
+  if (truncated !== undefined && typeof truncated !== 'boolean') return undefined;
+  if (info !== undefined && !isRecord(info)) return undefined;
+  return out as Transition;
+}
+
 function badReturn(hook: string, expected: string, got: Json | undefined, issue: string) {
   return new HarnessCodeError(
     `hook ${hook} returned ${JSON.stringify(got)?.slice(0, 200)}: expected ${expected} (${issue})`,
@@ -72,6 +100,20 @@ function badReturn(hook: string, expected: string, got: Json | undefined, issue:
 
 function same(a: Json | undefined, b: Json | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Whether `{ ...before, ...returned }` has another JSON than `before`: only the returned fields
+ * can differ (a step's info holds long lists; this compares just what the hook returned).
+ */
+function infoChanged(before: StepInfo, returned: Record<string, Json> | undefined): boolean {
+  if (returned === undefined) return false;
+  const own = (before ?? {}) as unknown as Record<string, Json>;
+  for (const key of Object.keys(returned)) {
+    const was = Object.hasOwn(own, key) ? own[key] : undefined;
+    if (!same(was, returned[key])) return true;
+  }
+  return false;
 }
 
 /** The observation as hooks see it: text, and data when there is any. */
@@ -186,9 +228,18 @@ export class ContractLayer extends EnvHarness {
     }
   }
 
-  /** The state view is serialised at most once per phase, and only if a hook reads it. */
+  private readonly fullState = (): Json => this.inner.getEnvState();
+  private readonly stateField = (key: string): Json | undefined => this.inner.getEnvStateAt([key]);
+
+  /**
+   * The state view is serialised at most once per phase, and only if a hook reads it; a field
+   * alone where the bridge reads narrowly (household answers `state.agent` without the world).
+   */
   private feedState(hooks: HookSet): void {
-    hooks.provideState(() => this.inner.getEnvState());
+    hooks.provideState(
+      this.fullState,
+      this.inner.hasNarrowStateRead() ? this.stateField : undefined,
+    );
   }
 
   private async run(hooks: HookSet | undefined, action: Action): Promise<StepResult> {
@@ -341,16 +392,7 @@ export class ContractLayer extends EnvHarness {
 
   private applyTransition(raw: StepResult, out: Json | undefined): StepResult {
     if (out === undefined || out === null) return raw;
-    const parsed = TransitionSchema.safeParse(out);
-    if (!parsed.success) {
-      throw badReturn(
-        'modifyTransition',
-        'a result { observation, terminated, truncated, info }',
-        out,
-        parsed.error.issues[0]?.message ?? 'invalid',
-      );
-    }
-    const t = parsed.data;
+    const t = plainTransition(out) ?? this.parsedTransition(out);
     const next: StepResult = {
       observation: t.observation ? toObservation(t.observation, raw.observation) : raw.observation,
       // The engine carries the reward through unchanged: the paper's rules never change it.
@@ -364,7 +406,7 @@ export class ContractLayer extends EnvHarness {
     for (const key of ['observation', 'terminated', 'truncated', 'info'] as const) {
       const a = raw[key] as unknown as Json;
       const b = next[key] as unknown as Json;
-      if (!same(a, b)) {
+      if (key === 'info' ? infoChanged(raw.info, t.info) : !same(a, b)) {
         before[key] = a;
         afterView[key] = b;
       }
@@ -383,6 +425,20 @@ export class ContractLayer extends EnvHarness {
       });
     }
     return next;
+  }
+
+  /** What TransitionSchema makes of `out`, or the error a hook author can act on. */
+  private parsedTransition(out: Json): Transition {
+    const parsed = TransitionSchema.safeParse(out);
+    if (!parsed.success) {
+      throw badReturn(
+        'modifyTransition',
+        'a result { observation, terminated, truncated, info }',
+        out,
+        parsed.error.issues[0]?.message ?? 'invalid',
+      );
+    }
+    return parsed.data;
   }
 
   private filterObservation(hooks: HookSet, observation: Observation): Observation {

@@ -56,6 +56,13 @@ export class DelegatingEnv<Inner extends ActionableEnv = ActionableEnv> implemen
     const env = this.target();
     return env.getEnvStateAt ? env.getEnvStateAt(path) : jsonAt(env.getEnvState(), path);
   }
+  /** Whether getEnvStateAt reads narrowly (the bridge's own read, not its whole view). */
+  hasNarrowStateRead(): boolean {
+    const env = this.target();
+    return env instanceof DelegatingEnv
+      ? env.hasNarrowStateRead()
+      : typeof env.getEnvStateAt === 'function';
+  }
   stateSchema(): JsonSchema {
     return this.target().stateSchema();
   }

@@ -45,6 +45,8 @@ export interface HarnessLayer extends ActionableEnv {
   afterSetup(): void | Promise<void>;
   describeState(): Observation;
   getEnvStateAt(path: readonly string[]): Json | undefined;
+  /** Whether getEnvStateAt reads narrowly (the bridge's own read, not its whole view). */
+  hasNarrowStateRead(): boolean;
   toNode(): HarnessNode;
   textTool(): TextTool | undefined;
   task(): TaskInfo;

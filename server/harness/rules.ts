@@ -88,6 +88,17 @@ function truncator(rule: Extract<ContractRule, { kind: 'truncate' }>): (text: st
   };
 }
 
+function applyTransitions(
+  transitions: readonly ((step: number, line: () => string, t: RuleTransition) => RuleTransition)[],
+  step: number,
+  t: RuleTransition,
+  line: () => string,
+): RuleTransition {
+  let out = t;
+  for (const f of transitions) out = f(step, line, out);
+  return out;
+}
+
 export function compileRules(rules: readonly ContractRule[]): CompiledRules {
   const blocks: ((action: Action, line: string, stateAt: StateAt) => string | undefined)[] = [];
   const transitions: ((step: number, line: () => string, t: RuleTransition) => RuleTransition)[] =
@@ -159,13 +170,11 @@ export function compileRules(rules: readonly ContractRule[]): CompiledRules {
     },
     transition(step, action, t) {
       let line: string | undefined;
-      const lineOf = () => {
+      // An argument, not a named const: tsx/esbuild's keepNames would rename it on every call.
+      return applyTransitions(transitions, step, t, () => {
         line ??= actionLine(action);
         return line;
-      };
-      let out = t;
-      for (const f of transitions) out = f(step, lineOf, out);
-      return out;
+      });
     },
     observation(text) {
       let out = text;

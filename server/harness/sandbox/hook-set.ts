@@ -1,6 +1,6 @@
 // HookSet: one QuickJS runtime with one piece of hook code loaded — a Contract's hooks or a Chain's
 // `when` — reused across episodes (begin() re-runs the user's top-level code). Calls cross the
-// boundary as JSON strings; the state view and a step's info cross lazily, field by field.
+// boundary as one string each way (reply.ts); the state view and a step's info cross lazily.
 import type {
   QuickJSContext,
   QuickJSHandle,
@@ -10,6 +10,7 @@ import type {
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { codeError, type DumpedError, isFatal, LoadFailure, readThrown } from './errors.ts';
+import { FastCall } from './fast-call.ts';
 import {
   FACTORY_PREFIX,
   factorySource,
@@ -21,7 +22,7 @@ import {
 } from './guest.ts';
 import type { SandboxLimits } from './limits.ts';
 import { type InstrumentedCode, instrumentLoops, type Position } from './loops.ts';
-import { decodeReply } from './reply.ts';
+import { actionPart, argPart, decodeReply, resultPart } from './reply.ts';
 import { markEnd, markStart } from './watchdog.ts';
 
 /** A guest failure reply (guest/runtime.js __failure): \u0002 + JSON of a described thrown value. */
@@ -82,14 +83,19 @@ export class HookSet {
   private beginFn: QuickJSHandle | undefined;
   private stateFn: QuickJSHandle | undefined;
   private infoFn: QuickJSHandle | undefined;
+  /** The per-step crossings' path through the FFI (fast-call.ts). */
+  private fast: FastCall | undefined;
   private lazyInfo: Record<string, Json> | undefined;
   private stateProvider: (() => Json) | undefined;
+  private stateAt: ((key: string) => Json | undefined) | undefined;
   private stateValue: Json | undefined;
   private stateLoaded = false;
   private stateGen = 0;
   private deadline = Number.POSITIVE_INFINITY;
   info: CompiledHooks;
   private readonly signatures: HookSignatures;
+  /** The hook names in table order (the guest's __names): a call names its hook by index. */
+  private readonly names: string[];
   /** Columns of a wrapper around the user's text on line 1 (a Chain `when`). */
   private readonly wrapperShift: number;
   private readonly lines: number | undefined;
@@ -103,6 +109,7 @@ export class HookSet {
   ) {
     this.key = HookSet.keyOf(code, options);
     this.signatures = options.hooks;
+    this.names = Object.keys(options.hooks);
     this.wrapperShift = options.columnShift ?? 0;
     this.lines = options.lines ?? code.split('\n').length;
     this.source = instrumentLoops(prepareHookSource(code));
@@ -121,6 +128,7 @@ export class HookSet {
       this.callFn = this.ctx.getProp(this.ctx.global, '__call');
       this.afterFn = this.ctx.getProp(this.ctx.global, '__after');
       this.beginFn = this.ctx.getProp(this.ctx.global, '__begin');
+      this.fast = FastCall.for(this.ctx);
       this.info = this.beginOrThrow(options.seed ?? 0);
     } catch (e) {
       if (e instanceof HarnessCodeError) {
@@ -158,17 +166,38 @@ export class HookSet {
     }
   }
 
-  /** The only two host functions the guest sees: one field of the state view, one of the info. */
+  /**
+   * The only two host functions the guest sees: one field of the state view, one of the info.
+   * With a string: that field's JSON (undefined when absent); with a number: every field, as JSON
+   * key \u0001 JSON value pairs joined by \u0001 (an empty value: undefined); with nothing: the
+   * keys' JSON (guest/runtime.js __lazyObject).
+   */
   private installHostFunctions(ctx: QuickJSContext): void {
-    const field = (record: Record<string, Json>, keyHandle: QuickJSHandle | undefined) => {
-      if (!keyHandle || ctx.typeof(keyHandle) !== 'string') {
-        return ctx.newString(JSON.stringify(Object.keys(record)));
+    // JSON holds no NUL and no lone surrogate: it may take the FFI path (fast-call.ts).
+    const text = (s: string) => this.fast?.newString(s) ?? ctx.newString(s);
+    const json = (value: Json | undefined) =>
+      value === undefined ? ctx.undefined : text(JSON.stringify(value));
+    const field = (record: Record<string, Json>, type: string, keyHandle: QuickJSHandle) => {
+      if (type === 'string') {
+        const key = ctx.getString(keyHandle);
+        return json(Object.hasOwn(record, key) ? record[key] : undefined);
       }
-      const key = ctx.getString(keyHandle);
-      const value = Object.hasOwn(record, key) ? record[key] : undefined;
-      return value === undefined ? ctx.undefined : ctx.newString(JSON.stringify(value));
+      if (type === 'number') {
+        const parts: string[] = [];
+        for (const key of Object.keys(record)) {
+          parts.push(JSON.stringify(key), JSON.stringify(record[key]) ?? '');
+        }
+        return text(parts.join('\u0001'));
+      }
+      return text(JSON.stringify(Object.keys(record)));
     };
+    const typeOf = (h: QuickJSHandle | undefined) => (h ? ctx.typeof(h) : 'undefined');
     this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {
+      const type = typeOf(keyHandle);
+      // One field of a view that can be read narrowly: the bridge need not build the world.
+      if (type === 'string' && !this.stateLoaded && this.stateAt) {
+        return json(this.stateAt(ctx.getString(keyHandle)));
+      }
       if (!this.stateLoaded) {
         this.stateValue = this.stateProvider?.();
         this.stateLoaded = true;
@@ -176,11 +205,11 @@ export class HookSet {
       const state = this.stateValue;
       const record =
         state !== null && typeof state === 'object' ? (state as Record<string, Json>) : {};
-      return field(record, keyHandle);
+      return field(record, type, keyHandle);
     });
     ctx.setProp(ctx.global, '__hostState', this.stateFn);
     this.infoFn = ctx.newFunction('__hostInfo', (keyHandle) =>
-      field(this.lazyInfo ?? {}, keyHandle),
+      field(this.lazyInfo ?? {}, typeOf(keyHandle), keyHandle),
     );
     ctx.setProp(ctx.global, '__hostInfo', this.infoFn);
   }
@@ -215,10 +244,13 @@ export class HookSet {
 
   /**
    * Where the state view comes from until the next call of this method: asked at most once, and
-   * only if a hook reads `state`; then only the top-level fields the hook reads cross over.
+   * only if a hook reads `state`; then only the top-level fields the hook reads cross over. `at`
+   * reads one top-level field without the whole view (as `jsonAt(view, [key])` would), for views
+   * that can be read narrowly (HarnessLayer.getEnvStateAt).
    */
-  provideState(provider: (() => Json) | undefined): void {
+  provideState(provider: (() => Json) | undefined, at?: (key: string) => Json | undefined): void {
     this.stateProvider = provider;
+    this.stateAt = at;
     this.stateValue = undefined;
     this.stateLoaded = false;
     this.stateGen += 1;
@@ -233,14 +265,19 @@ export class HookSet {
     this.lazyInfo = lazyInfo;
     const index = this.signatures[name]?.primary ?? -1;
     const primary = index >= 0 ? args[index] : undefined;
-    // One string crosses (each handle costs a malloc and a copy): the name rides in the JSON.
-    const text = this.invoke(this.callFn!, name, [
-      JSON.stringify([name, this.stateGen, lazyInfo !== undefined, ...args]),
-    ]);
+    // One string crosses (each handle costs a malloc and a copy): the hook's index in the table,
+    // lazy info, generation, then the one argument as its part (reply.ts), or several as 'M' + JSON.
+    const at = this.names.indexOf(name);
+    if (at < 0) throw new Error(`${name} is not a hook of this set`);
+    const hook = String.fromCharCode(48 + at);
+    let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGen}`;
+    if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
+    else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
+    const text = this.invoke(this.callFn!, name, [message], [], 'call', true);
     return decodeReply(
       name,
       text,
-      primary === undefined ? undefined : JSON.stringify(primary),
+      primary === undefined ? undefined : () => JSON.stringify(primary),
       lazyInfo,
     );
   }
@@ -263,14 +300,18 @@ export class HookSet {
         : this.has('modifyTransition')
           ? 'modifyTransition'
           : 'filterObservation';
-    const text = this.invoke(this.afterFn!, label, [JSON.stringify([this.stateGen, action, rest])]);
+    const message = `${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`;
+    const text = this.invoke(this.afterFn!, label, [message], [], 'call', true);
+    // The transition's reply never holds \u0001; the observation's ('T', raw) may.
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
-      transition: decodeReply('modifyTransition', t, JSON.stringify(rest), info),
-      observation: (seen: Json) =>
-        decodeReply('filterObservation', o, JSON.stringify(seen), undefined),
+      transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info, rest),
+      // A method, not an arrow property: tsx/esbuild's keepNames would rename it on every call.
+      observation(seen: Json) {
+        return decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined);
+      },
     };
   }
 
@@ -301,14 +342,20 @@ export class HookSet {
     strings: string[],
     extra: QuickJSHandle[] = [],
     phase: 'load' | 'call' = 'call',
+    /** The one string holds no NUL and no lone surrogate (reply.ts): it may take the FFI path. */
+    plain = false,
   ): string {
     const ctx = this.live();
-    const handles = [...strings.map((str) => ctx.newString(str)), ...extra];
+    let handles: QuickJSHandle[] = [];
     let crossing: Crossing;
     try {
-      crossing = this.underLimits(name, () =>
-        this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles)),
-      );
+      crossing = this.underLimits(name, () => {
+        const fast = plain && strings.length === 1 && extra.length === 0 ? this.fast : undefined;
+        const reply = fast?.call(fn, strings[0]!);
+        if (reply) return 'text' in reply ? reply : this.thrown(ctx, reply.error);
+        handles = [...strings.map((str) => ctx.newString(str)), ...extra];
+        return this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles));
+      });
     } catch (e) {
       // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.
       this.failed(e);
@@ -339,9 +386,14 @@ export class HookSet {
       result.value.dispose();
       return { text };
     }
+    return this.thrown(ctx, result.error);
+  }
+
+  /** What a call threw (QuickJS's own: see read()); disposes the handle. */
+  private thrown(ctx: QuickJSContext, error: QuickJSHandle): Crossing {
     this.rearm();
-    const thrown = readThrown(ctx, result.error);
-    result.error.dispose();
+    const thrown = readThrown(ctx, error);
+    error.dispose();
     // Which hook of a combined call failed, and in which loop (not after an out-of-memory:
     // touch nothing then).
     if (thrown.message === 'out of memory') return { thrown, hook: undefined, loop: -1 };
@@ -415,6 +467,7 @@ export class HookSet {
   destroy(): void {
     this.host.forget(this);
     try {
+      this.fast?.dispose();
       this.callFn?.dispose();
       this.afterFn?.dispose();
       this.beginFn?.dispose();
@@ -431,6 +484,7 @@ export class HookSet {
 
   /** Forgets the handles without touching the (possibly broken) wasm instance. */
   abandon(): void {
+    this.fast = undefined;
     this.callFn = undefined;
     this.afterFn = undefined;
     this.beginFn = undefined;

@@ -13,9 +13,12 @@
 // state view goes. Data from the host (contract.ts / chain.ts own the table), set once.
 const __primaryArg = {};
 const __stateArg = {};
+// The hook names in table order: a call names its hook by index.
+let __names = [];
 function __configure(tableJson) {
   const table = JSON.parse(tableJson);
-  for (const name of Object.keys(table)) {
+  __names = Object.keys(table);
+  for (const name of __names) {
     __primaryArg[name] = table[name].primary;
     __stateArg[name] = table[name].state;
   }
@@ -39,7 +42,8 @@ function __loopAt() {
   return __loopId;
 }
 
-// Failure replies start with \u0002, which no other reply does ('' / 'V' / 'K' / \u0001 / '{').
+// Failure replies start with \u0002, which no other reply does ('' / 'S' / 'T' / 'V' / 'K' / 'P' /
+// \u0001 / '{').
 const __MAX_TEXT = 65536;
 function __text(value) {
   if (typeof value !== 'string') return undefined;
@@ -93,7 +97,7 @@ function __begin(seed) {
 function __beginEpisode(seed) {
   __loopId = -1;
   __reseed(seed);
-  __stateGen = -1;
+  __stateGen = '';
   __state.clear();
   __current = '(load)';
   const made = __factory();
@@ -111,19 +115,41 @@ function __beginEpisode(seed) {
 // The state view crosses the boundary lazily, one top-level field at a time: a hook that reads
 // state.agent.holding on one command in ten pays for that field on that command only. One proxy
 // serves every call; the host bumps a generation number whenever the state may have changed.
+// Listing the keys (a spread, Object.keys, JSON.stringify — each then reads every field) fetches
+// every field in one crossing: `fetch(1)` answers JSON key \u0001 JSON value pairs, joined by
+// \u0001 (an empty value: undefined). `sent(key)` is the JSON the host sent for a field.
 function __lazyObject(fetch) {
   let fields = new Map();
+  let sent = new Map();
   let keys;
+  let complete = false;
+  const load = (key, json) => {
+    const value = json === undefined ? undefined : JSON.parse(json);
+    // An array keeps a shallow copy (native slice): see __sameAsSent.
+    const copy = Array.isArray(value) ? value.slice() : undefined;
+    sent.set(key, json === undefined ? undefined : { json, value, copy });
+    fields.set(key, value);
+  };
   const field = (key) => {
     if (typeof key !== 'string') return undefined;
-    if (!fields.has(key)) {
-      const json = fetch(key);
-      fields.set(key, json === undefined ? undefined : JSON.parse(json));
-    }
+    if (!fields.has(key)) load(key, fetch(key));
     return fields.get(key);
   };
   const allKeys = () => {
     if (keys === undefined) keys = JSON.parse(fetch());
+    return keys;
+  };
+  const everything = () => {
+    if (complete) return keys;
+    const parts = fetch(1).split('\u0001');
+    const listed = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const key = JSON.parse(parts[i]);
+      listed.push(key);
+      if (!fields.has(key)) load(key, parts[i + 1] === '' ? undefined : parts[i + 1]);
+    }
+    keys = listed;
+    complete = true;
     return keys;
   };
   const proxy = new Proxy(
@@ -131,7 +157,7 @@ function __lazyObject(fetch) {
     {
       get: (_, key) => (key === 'toJSON' ? undefined : field(key)),
       has: (_, key) => allKeys().includes(key),
-      ownKeys: () => allKeys(),
+      ownKeys: () => everything(),
       getOwnPropertyDescriptor: (_, key) =>
         allKeys().includes(key)
           ? { value: field(key), writable: false, enumerable: true, configurable: true }
@@ -142,13 +168,22 @@ function __lazyObject(fetch) {
   );
   return {
     proxy,
+    /** Whether `value` has the JSON the host sent for `key` (see __sameAsSent). */
+    asSent: (key, value) => {
+      const was = sent.get(key);
+      return was !== undefined && __sameAsSent(value, was);
+    },
+    // Allocating is what costs inside QuickJS: only a used view is emptied.
     clear: () => {
+      if (fields.size === 0 && keys === undefined) return;
       fields = new Map();
+      sent = new Map();
       keys = undefined;
+      complete = false;
     },
   };
 }
-let __stateGen = -1;
+let __stateGen = '';
 const __state = __lazyObject((key) => __hostState(key));
 // modifyTransition's result.info (admissible commands and the like) is lazy too.
 const __info = __lazyObject((key) => __hostInfo(key));
@@ -156,7 +191,37 @@ let __current = '';
 function __which() {
   return __current;
 }
-function __run(name, args, lazyInfo) {
+// The hook `name` with its arguments in their places and the state view in its own; `primary`
+// is what it returns when it returns nothing. Called directly, not through an array and apply:
+// each allocation costs inside QuickJS.
+function __run(name, primary, lazyInfo, a, b) {
+  if (lazyInfo) {
+    __info.clear();
+    primary.info = __info.proxy;
+  }
+  const state = __state.proxy;
+  const at = __stateArg[name];
+  const f = __hooks[name];
+  __current = name;
+  const out =
+    at === 0
+      ? f(state, a, b)
+      : at === 1
+        ? f(a, state, b)
+        : at === 2
+          ? f(a, b, state)
+          : f.apply(undefined, __withState([a, b], at));
+  if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
+    throw new TypeError(`${name} returned a Promise; hooks must be synchronous`);
+  }
+  return out === undefined ? primary : out;
+}
+function __withState(args, at) {
+  args[at] = __state.proxy;
+  return args;
+}
+// A hook called with an array of arguments (the host's 'M' part).
+function __runMany(name, args, lazyInfo) {
   const primary = args[__primaryArg[name]];
   if (lazyInfo) {
     __info.clear();
@@ -170,21 +235,183 @@ function __run(name, args, lazyInfo) {
   }
   return out === undefined ? primary : out;
 }
-// Replies: '' (returned nothing), 'V' + JSON of the value, or 'K' + JSON of a value whose info is
-// the untouched lazy info (the host keeps its own copy). The host compares the JSON with what it
-// sent, so returning the argument itself, or nothing after changing it in place, both work.
-function __encode(name, value, lazyInfo) {
+
+// Arguments (host: reply.ts). A part's first character says how to read the rest: 'J' JSON; 'A'
+// an action whose args are all strings: name, key, value, ... joined by \u0002; 'O' an observation
+// { text } whose text is the rest, raw. What was sent is kept (in these globals: no object per
+// call), so that the reply can say "unchanged" ('S') without any JSON: inside QuickJS,
+// JSON.stringify of a small step result costs more than everything else in a crossing.
+const __OP = Object.prototype;
+const __protoOf = Object.getPrototypeOf;
+const __keysOf = Object.keys;
+let __sentKind = '';
+let __sentBody = '';
+let __sentValue;
+let __sentArgs;
+let __sentName = '';
+let __sentKeys;
+let __sentValues;
+// The one argument, when there is exactly one (__sentKeys undefined then).
+let __sentKey = '';
+let __sentArg = '';
+function __arg(part) {
+  const kind = part[0];
+  __sentKind = kind;
+  __sentBody = part.slice(1);
+  if (kind === 'O') __sentValue = { text: __sentBody };
+  else if (kind === 'A') __sentValue = __action(__sentBody);
+  else __sentValue = JSON.parse(__sentBody);
+  return __sentValue;
+}
+function __action(body) {
+  let at = body.indexOf('\u0002');
+  const args = {};
+  const name = at < 0 ? body : body.slice(0, at);
+  __sentName = name;
+  __sentArgs = args;
+  __sentKeys = undefined;
+  // One argument (a text command), the common case: no lists.
+  if (at >= 0) {
+    const k = body.indexOf('\u0002', at + 1);
+    const v = body.indexOf('\u0002', k + 1);
+    __sentKey = body.slice(at + 1, k);
+    __sentArg = body.slice(k + 1, v < 0 ? body.length : v);
+    args[__sentKey] = __sentArg;
+    at = v;
+  }
+  if (at >= 0) {
+    const keys = [__sentKey];
+    const values = [__sentArg];
+    while (at >= 0) {
+      const k = body.indexOf('\u0002', at + 1);
+      const v = body.indexOf('\u0002', k + 1);
+      const key = body.slice(at + 1, k);
+      const value = body.slice(k + 1, v < 0 ? body.length : v);
+      args[key] = value;
+      keys.push(key);
+      values.push(value);
+      at = v;
+    }
+    __sentKeys = keys;
+    __sentValues = values;
+  } else if (body.indexOf('\u0002') < 0) {
+    __sentKeys = [];
+    __sentValues = [];
+  }
+  return { name, args };
+}
+// True when the JSON of `value` is the JSON of the argument as sent ('A' / 'O'): the same own
+// keys in the same order holding the same strings, on plain objects (no toJSON anywhere).
+function __untouched(value) {
+  if (value === null || typeof value !== 'object' || __protoOf(value) !== __OP) return false;
+  if (__sentKind === 'O') {
+    if (value.text !== __sentBody) return false;
+    const keys = __keysOf(value);
+    return keys.length === 1 && keys[0] === 'text';
+  }
+  if (__sentKind !== 'A') return false;
+  const args = value.args;
+  if (value.name !== __sentName || args === null || typeof args !== 'object') return false;
+  if (__protoOf(args) !== __OP) return false;
+  const keys = __keysOf(value);
+  if (keys.length !== 2 || keys[0] !== 'name' || keys[1] !== 'args') return false;
+  const names = __keysOf(args);
+  const sentKeys = __sentKeys;
+  if (sentKeys === undefined) {
+    return names.length === 1 && names[0] === __sentKey && args[__sentKey] === __sentArg;
+  }
+  const sentValues = __sentValues;
+  if (names.length !== sentKeys.length) return false;
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] !== sentKeys[i] || args[names[i]] !== sentValues[i]) return false;
+  }
+  return true;
+}
+
+// Replies: '' (returned nothing), 'S' (returned or left its primary argument as sent), 'Q' + JSON
+// of the info fields that differ from what was sent, for a step result otherwise as sent, 'T' + a
+// returned string, raw, 'V' + JSON of the value, 'K' + JSON of a value whose info is the
+// untouched lazy info (the host keeps its own copy), or 'P' + JSON of the value without info,
+// \u0003, JSON of the info fields that differ from what the host sent (the host merges them, as it
+// merges any returned info). The host compares a 'V' / 'K' reply's JSON with what it sent, so
+// returning the argument itself, or nothing after changing it in place, both work.
+function __encode(name, value, lazyInfo, asSent) {
   if (value === undefined) return '';
+  if (asSent && __sentKind !== 'J' && __untouched(value)) return 'S';
+  // Every primary argument is an object: a string reply is a new value, and needs no JSON
+  // (unless it holds what a C string cannot: NUL, a lone surrogate).
+  if (typeof value === 'string' && value.indexOf('\u0000') < 0 && value.isWellFormed()) {
+    return `T${value}`;
+  }
   let keep = false;
   let out = value;
-  if (lazyInfo && out !== null && typeof out === 'object' && out.info === __info.proxy) {
-    const { info, ...rest } = out;
-    out = rest;
-    keep = true;
+  if (lazyInfo && out !== null && typeof out === 'object') {
+    const info = out.info;
+    if (info === __info.proxy) {
+      const { info: _, ...rest } = out;
+      out = rest;
+      keep = true;
+    } else if (__plain(out) && __plain(info)) {
+      // The step result as sent but for its info: only the info's changes cross back.
+      if (__resultUntouched(out, true)) return `Q${JSON.stringify(__infoPatch(info))}`;
+      const { info: _, ...rest } = out;
+      const json = JSON.stringify(rest);
+      if (json === undefined) throw new TypeError(`${name} returned a value that is not JSON`);
+      return `P${json}\u0003${JSON.stringify(__infoPatch(info))}`;
+    }
   }
   const json = JSON.stringify(out);
   if (json === undefined) throw new TypeError(`${name} returned a value that is not JSON`);
+  if (asSent && __sentKind === 'J' && !keep && json === __sentBody) return 'S';
   return (keep ? 'K' : 'V') + json;
+}
+// A plain object whose JSON is its own fields' (no toJSON of its own or inherited).
+function __plain(o) {
+  return (
+    o !== null && typeof o === 'object' && __protoOf(o) === __OP && !Object.hasOwn(o, 'toJSON')
+  );
+}
+// Whether a fetched field still has the JSON the host sent, without a JSON.stringify (tens of µs
+// inside QuickJS for a step's list of admissible commands): a primitive compares by ===; the very
+// array that was sent (plain, no own toJSON) element by element against the copy taken when it
+// was fetched, while its elements are primitives; anything else by its JSON.
+const __AP = Array.prototype;
+function __sameAsSent(value, was) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    return value === was.value;
+  }
+  const copy = was.copy;
+  if (
+    value === was.value &&
+    copy !== undefined &&
+    __protoOf(value) === __AP &&
+    !Object.hasOwn(value, 'toJSON') &&
+    value.length === copy.length
+  ) {
+    let i = 0;
+    for (; i < copy.length; i++) {
+      const v = value[i];
+      if (v !== copy[i] || (v !== null && typeof v === 'object')) break;
+    }
+    if (i === copy.length) return true;
+    if (value[i] !== copy[i]) return false;
+  }
+  return JSON.stringify(value) === was.json;
+}
+// The fields of a returned info that are not, by JSON, what the host sent for them (in order).
+function __infoPatch(info) {
+  const patch = {};
+  for (const key of __keysOf(info)) {
+    const value = info[key];
+    if (__info.asSent(key, value)) continue;
+    Object.defineProperty(patch, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return patch;
 }
 function __generation(gen) {
   if (gen !== __stateGen) {
@@ -192,40 +419,120 @@ function __generation(gen) {
     __state.clear();
   }
 }
-function __call(argsJson) {
+// The hook's index in the argument table (one character, '0' + i), lazy info ('0' / '1'), the
+// generation, then [\u0001 the one argument's part]. A hook with several arguments gets them as
+// 'M' + JSON of the array (compared by the host).
+function __call(message) {
   __current = '';
   __loopId = -1;
+  __sentResult = undefined;
   try {
-    const args = JSON.parse(argsJson);
-    const name = args.shift();
+    const name = __names[message.charCodeAt(0) - 48];
     __current = name;
-    __generation(args.shift());
-    const lazyInfo = args.shift();
-    return __encode(name, __run(name, args, lazyInfo), lazyInfo);
+    const lazyInfo = message[1] === '1';
+    const cut = message.indexOf('\u0001');
+    __generation(cut < 0 ? message.slice(2) : message.slice(2, cut));
+    if (cut < 0) return __encode(name, __run(name, undefined, lazyInfo), lazyInfo, false);
+    if (message[cut + 1] === 'M') {
+      const args = JSON.parse(message.slice(cut + 2));
+      return __encode(name, __runMany(name, args, lazyInfo), lazyInfo, false);
+    }
+    const arg = __arg(message.slice(cut + 1));
+    // 'S' only for a hook that returns its argument (else its reply is the answer itself).
+    const own = __primaryArg[name] === 0;
+    const value = __run(name, own ? arg : undefined, lazyInfo, arg);
+    return __encode(name, value, lazyInfo, own);
   } catch (e) {
     return __failure(e);
   }
 }
 // The Contract's post-step hooks: modifyTransition then filterObservation (those defined) in one
-// crossing; the replies are joined by \u0001, which JSON output never contains.
-function __after(argsJson) {
+// crossing; the replies are joined by \u0001, which no transition reply contains.
+function __after(message) {
   __current = '';
   __loopId = -1;
   try {
-    return __afterStep(argsJson);
+    return __afterStep(message);
   } catch (e) {
     return __failure(e);
   }
 }
-function __afterStep(argsJson) {
-  const [gen, action, result] = JSON.parse(argsJson);
-  __generation(gen);
+// generation \u0001 the action's part \u0001 the result without info: 'J' + JSON, or 'R' + JSON of
+// the reward, ',', terminated and truncated as 0/1, \u0001, the text of an observation { text }.
+// What an 'R' part sent is kept here (no object per step: allocation is what costs in QuickJS).
+let __sentResult;
+let __sentObservation;
+let __sentText;
+let __sentReward;
+let __sentTerminated;
+let __sentTruncated;
+function __result(part) {
+  if (part[0] !== 'R') {
+    __sentResult = undefined;
+    return JSON.parse(part.slice(1));
+  }
+  const comma = part.indexOf(',');
+  __sentText = part.slice(comma + 4);
+  __sentObservation = { text: __sentText };
+  // A JSON number (reply.ts): unary plus reads it as JSON.parse would, for less.
+  __sentReward = +part.slice(1, comma);
+  __sentTerminated = part[comma + 1] === '1';
+  __sentTruncated = part[comma + 2] === '1';
+  __sentResult = {
+    observation: __sentObservation,
+    reward: __sentReward,
+    terminated: __sentTerminated,
+    truncated: __sentTruncated,
+  };
+  return __sentResult;
+}
+// The step result of an 'R' part untouched: the same object, keys in order, the lazy info, the
+// same values.
+// With `anyInfo`: the same but for its info, in a new object or not (`{ ...result, info }`).
+function __resultUntouched(value, anyInfo) {
+  if (__sentResult === undefined || (value !== __sentResult && !anyInfo)) return false;
+  if (value === null || typeof value !== 'object' || __protoOf(value) !== __OP) return false;
+  if (
+    (!anyInfo && value.info !== __info.proxy) ||
+    value.reward !== __sentReward ||
+    value.terminated !== __sentTerminated ||
+    value.truncated !== __sentTruncated
+  ) {
+    return false;
+  }
+  const k = __keysOf(value);
+  if (
+    k.length !== 5 ||
+    k[0] !== 'observation' ||
+    k[1] !== 'reward' ||
+    k[2] !== 'terminated' ||
+    k[3] !== 'truncated' ||
+    k[4] !== 'info'
+  ) {
+    return false;
+  }
+  const o = value.observation;
+  if (o !== __sentObservation || __protoOf(o) !== __OP) return false;
+  const ok = __keysOf(o);
+  return ok.length === 1 && ok[0] === 'text' && o.text === __sentText;
+}
+function __afterStep(message) {
+  const a = message.indexOf('\u0001');
+  const b = message.indexOf('\u0001', a + 1);
+  __generation(message.slice(0, a));
+  const action =
+    message[a + 1] === 'A'
+      ? __action(message.slice(a + 2, b))
+      : JSON.parse(message.slice(a + 2, b));
+  const result = __result(message.slice(b + 1));
   let transition = '';
   let observation = '';
   let seen = result.observation;
   if (__hooks.modifyTransition) {
-    const value = __run('modifyTransition', [action, result], true);
-    transition = __encode('modifyTransition', value, true);
+    const value = __run('modifyTransition', result, true, action, result);
+    transition = __resultUntouched(value)
+      ? 'S'
+      : __encode('modifyTransition', value, true, undefined);
     if (value !== null && typeof value === 'object' && value.observation !== undefined) {
       seen =
         typeof value.observation === 'string'
@@ -240,7 +547,16 @@ function __afterStep(argsJson) {
           ? { text: seen.text }
           : { text: seen.text, data: seen.data }
         : seen;
-    observation = __encode('filterObservation', __run('filterObservation', [copy], false), false);
+    // An observation { text } with a string text is 'S' when untouched; else the host compares.
+    const plain =
+      copy !== null &&
+      typeof copy === 'object' &&
+      copy.data === undefined &&
+      typeof copy.text === 'string';
+    __sentKind = plain ? 'O' : 'V';
+    __sentBody = plain ? copy.text : '';
+    const value = __run('filterObservation', copy, false, copy);
+    observation = __encode('filterObservation', value, false, plain);
   }
   return `${transition}\u0001${observation}`;
 }

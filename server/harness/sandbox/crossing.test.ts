@@ -1,0 +1,255 @@
+// What crosses the sandbox boundary and what comes back (reply.ts, guest/runtime.js): arguments of
+// the common shapes cross as raw strings and "unchanged" is decided inside the guest, so these
+// tests pin that hooks see exactly the JSON values they saw before, and that every change a hook
+// makes (returned or in place) still reaches the host.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../../../bridges/core/types.ts';
+import { CONTRACT_HOOKS } from '../contract.ts';
+import { SandboxHost } from './index.ts';
+import { actionPart, observationPart, resultPart } from './reply.ts';
+
+const host = new SandboxHost();
+beforeAll(() => host.ready());
+afterAll(() => host.dispose());
+
+function load(code: string) {
+  return host.load(code, { hooks: CONTRACT_HOOKS });
+}
+
+const STRANGE = [
+  'plain',
+  '',
+  'sep \u0001 and \u0002 and \u0003',
+  'nul \u0000 inside',
+  'emoji 🧽 pair',
+  'lone \uD800 surrogate',
+  'quotes " and \\ and \n newlines',
+];
+
+const REST = {
+  observation: { text: 'You see a box. It is red. Nothing else.' },
+  reward: 0,
+  terminated: false,
+  truncated: false,
+};
+
+describe('arguments', () => {
+  it('an action reaches the hook as its JSON, whatever its strings hold', () => {
+    const set = load('function filterAction(a) { return { blocked: JSON.stringify(a) }; }');
+    const actions: Json[] = [
+      ...STRANGE.map((command) => ({ name: 'act', args: { command } })),
+      ...STRANGE.map((name) => ({ name: name || 'x', args: { [name]: 'v', b: '2' } })),
+      { name: 'act', args: {} },
+      { name: 'act', args: { n: 3, list: [1, 'a'] } },
+      { name: 'act', args: JSON.parse('{"__proto__":"x","c":"y"}') as Json },
+      { args: { command: 'look' }, name: 'reordered' },
+    ];
+    for (const action of actions) {
+      set.provideState(() => ({}));
+      expect(set.call('filterAction', [action])).toEqual({ blocked: JSON.stringify(action) });
+    }
+    set.dispose();
+  });
+
+  it('a step result and its observation reach the hooks as their JSON', () => {
+    const set = load(`function modifyTransition(a, r) {
+  const { info, ...rest } = r;
+  return { ...r, info: { seen: JSON.stringify([a, rest]) } };
+}
+function filterObservation(o) { return JSON.stringify(o); }`);
+    const action = { name: 'act', args: { command: 'look' } };
+    const rests: Json[] = [
+      ...STRANGE.map((text) => ({ ...REST, observation: { text } })),
+      { ...REST, reward: 1.5e-7, terminated: true },
+      { ...REST, observation: { text: 'with data', data: { x: [1] } } },
+      { observation: { text: 'order' }, truncated: true, reward: 0, terminated: false },
+    ];
+    for (const rest of rests) {
+      set.provideState(() => ({}));
+      const out = set.after(action, rest, {});
+      const seen = (rest as { observation: Json }).observation;
+      expect(out.transition).toMatchObject({ info: { seen: JSON.stringify([action, rest]) } });
+      expect(out.observation(seen)).toBe(JSON.stringify(seen));
+    }
+    set.dispose();
+  });
+
+  it('takes the raw form only for strings that can cross raw', () => {
+    expect(actionPart({ name: 'act', args: { command: 'go to desk 1' } })).toBe(
+      'Aact\u0002command\u0002go to desk 1',
+    );
+    expect(actionPart({ name: 'act', args: { command: 'a\u0002b' } })[0]).toBe('J');
+    expect(actionPart({ name: 'act', args: { command: 'lone \uD800' } })[0]).toBe('J');
+    expect(actionPart({ name: 'act', args: { n: 1 } })[0]).toBe('J');
+    expect(observationPart({ text: 'a\u0001b' })[0]).toBe('J');
+    expect(observationPart({ text: 'a', data: 1 })[0]).toBe('J');
+    // The result's text goes last: \u0001 may stay raw there, NUL may not.
+    expect(resultPart({ ...REST, observation: { text: 'a\u0001b' } })).toBe('R0,00\u0001a\u0001b');
+    expect(resultPart({ ...REST, observation: { text: 'a\u0000b' } })[0]).toBe('J');
+  });
+});
+
+describe('replies', () => {
+  it('a returned string comes back exactly, whatever it holds', () => {
+    const set = load(`function filterObservation(o) { return o.text.slice(3); }
+function filterAction(a) { return { blocked: a.args.command.slice(3) }; }`);
+    for (const text of STRANGE) {
+      const sent = `>> ${text}`;
+      set.provideState(() => ({}));
+      expect(set.call('filterObservation', [{ text: sent }])).toBe(sent.slice(3));
+      expect(
+        set
+          .after({ name: 'act', args: {} }, { ...REST, observation: { text: sent } }, {})
+          .observation({ text: sent }),
+      ).toBe(sent.slice(3));
+      expect(set.call('filterAction', [{ name: 'act', args: { command: sent } }])).toEqual({
+        blocked: sent.slice(3),
+      });
+    }
+    set.dispose();
+  });
+});
+
+describe('unchanged or changed', () => {
+  const action = { name: 'act', args: { command: 'look', target: 'box' } };
+
+  it('an action returned, or left, as it was sent is unchanged', () => {
+    const set = load(`function filterAction(a) {
+  if (a.args.command === 'copy') return { name: a.name, args: { ...a.args } };
+  if (a.args.command === 'none') return;
+  return a;
+}`);
+    for (const command of ['look', 'copy', 'none']) {
+      set.provideState(() => ({}));
+      expect(set.call('filterAction', [{ ...action, args: { ...action.args, command } }])).toBe(
+        undefined,
+      );
+    }
+    set.dispose();
+  });
+
+  it('every change to an action, returned or in place, comes back', () => {
+    const changes: [string, Json][] = [
+      ['a.args.target = "lid";', { name: 'act', args: { command: 'look', target: 'lid' } }],
+      [
+        'a.args.extra = "1";',
+        { name: 'act', args: { command: 'look', target: 'box', extra: '1' } },
+      ],
+      ['delete a.args.target;', { name: 'act', args: { command: 'look' } }],
+      [
+        'delete a.args.command; a.args.command = "look";',
+        { name: 'act', args: { target: 'box', command: 'look' } },
+      ],
+      ['a.args.target = 7;', { name: 'act', args: { command: 'look', target: 7 } }],
+      ['a.blocked = "no";', { name: 'act', args: action.args, blocked: 'no' }],
+      ['a.name = "say";', { name: 'say', args: action.args }],
+      ['a.args = { command: "look", target: "box" };', undefined as unknown as Json],
+    ];
+    for (const [change, expected] of changes) {
+      const set = load(`function filterAction(a) { ${change} }`);
+      set.provideState(() => ({}));
+      // A fresh args object with the same JSON is no change.
+      expect(set.call('filterAction', [action]), change).toEqual(expected);
+      set.destroy();
+    }
+  });
+
+  it('a step result or observation changed in place comes back; untouched ones do not', () => {
+    const cases: [string, Json | undefined, Json | undefined][] = [
+      ['', undefined, undefined],
+      ['r.terminated = true;', { ...REST, terminated: true, info: {} }, undefined],
+      ['r.reward = 1;', { ...REST, reward: 1, info: {} }, undefined],
+      [
+        'r.observation.text += "!";',
+        { ...REST, observation: { text: `${REST.observation.text}!` }, info: {} },
+        undefined,
+      ],
+      ['r.extra = 1;', { ...REST, info: {}, extra: 1 }, undefined],
+      [
+        'r.observation.x = 1;',
+        { ...REST, observation: { ...REST.observation, x: 1 }, info: {} },
+        undefined,
+      ],
+      ['o.text = "short";', undefined, { text: 'short' }],
+      ['o.data = 1;', undefined, { ...REST.observation, data: 1 }],
+      ['o.extra = 1;', undefined, { ...REST.observation, extra: 1 }],
+    ];
+    for (const [change, transition, observation] of cases) {
+      const set =
+        load(`function modifyTransition(a, r) { if (${change.startsWith('r')}) { ${change.startsWith('r') ? change : ''} } }
+function filterObservation(o) { ${change.startsWith('o') ? change : ''} }`);
+      set.provideState(() => ({}));
+      const out = set.after(action, REST, {});
+      expect(out.transition, change).toEqual(transition);
+      if (transition === undefined)
+        expect(out.observation(REST.observation), change).toEqual(observation);
+      set.destroy();
+    }
+  });
+
+  it('a returned info crosses back as the fields that differ, merged over the step info', () => {
+    const info = { admissible: ['look', 'go to desk 1'], won: false, note: 'n' };
+    const set = load(`let kept;
+function modifyTransition(a, r) {
+  const command = a.args.command;
+  if (command === 'hint') return { ...r, info: { ...r.info, hint: 'h' } };
+  if (command === 'push') { const i = { ...r.info }; i.admissible.push('x'); return { ...r, info: i }; }
+  if (command === 'own') return { ...r, info: { won: true } };
+  if (command === 'set') { const i = { ...r.info }; i.admissible[1] = 'x'; return { ...r, info: i }; }
+  if (command === 'tojson') { const i = { ...r.info }; i.admissible.toJSON = () => 'j'; return { ...r, info: i }; }
+  if (command === 'obs') return { ...r, observation: { text: 'new' }, info: { ...r.info, hint: 'h' } };
+  if (command === 'stale') { const o = kept; kept = r.observation; if (o) return { ...r, observation: o, info: { hint: 's' } }; }
+  if (command === 'same') return { ...r, info: { ...r.info, admissible: [...r.info.admissible], won: false } };
+  return r;
+}`);
+    const run = (command: string) => {
+      set.provideState(() => ({}));
+      return set.after({ name: 'act', args: { command } }, REST, info).transition;
+    };
+    expect(run('look')).toBeUndefined();
+    expect(run('hint')).toEqual({ ...REST, info: { hint: 'h' } });
+    expect(run('push')).toEqual({ ...REST, info: { admissible: ['look', 'go to desk 1', 'x'] } });
+    expect(run('own')).toEqual({ ...REST, info: { won: true } });
+    expect(run('set')).toEqual({ ...REST, info: { admissible: ['look', 'x'] } });
+    expect(run('tojson')).toEqual({ ...REST, info: { admissible: 'j' } });
+    expect(run('same')).toEqual({ ...REST, info: {} });
+    expect(run('obs')).toEqual({ ...REST, observation: { text: 'new' }, info: { hint: 'h' } });
+    // An observation kept from an earlier step is not this step's, even with the same text.
+    expect(run('stale')).toBeUndefined();
+    expect(
+      set.after({ name: 'act', args: { command: 'stale' } }, { ...REST, reward: 0 }, info)
+        .transition,
+    ).toEqual({ ...REST, info: { hint: 's' } });
+    set.dispose();
+  });
+});
+
+describe('the state view', () => {
+  it('one field is read narrowly where the view can be; listing it reads the whole view', () => {
+    const set = load(`function filterAction(a, state) {
+  if (a.args.command === 'one') return { blocked: String(state.agent.holding) };
+  if (a.args.command === 'all') return { blocked: Object.keys(state).join(',') + ' ' + state.agent.holding };
+}`);
+    const view = { agent: { holding: 'mug 1' }, room: 'kitchen' };
+    let full = 0;
+    const narrow: string[] = [];
+    const run = (command: string) => {
+      set.provideState(
+        () => {
+          full += 1;
+          return view;
+        },
+        (key) => {
+          narrow.push(key);
+          return view[key as keyof typeof view];
+        },
+      );
+      return set.call('filterAction', [{ name: 'act', args: { command } }]);
+    };
+    expect(run('one')).toEqual({ blocked: 'mug 1' });
+    expect([full, narrow]).toEqual([0, ['agent']]);
+    expect(run('all')).toEqual({ blocked: 'agent,room mug 1' });
+    expect(full).toBe(1);
+    set.dispose();
+  });
+});
