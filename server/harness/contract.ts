@@ -91,6 +91,15 @@ function plainTransition(out: Json): Transition | undefined {
   return out as Transition;
 }
 
+/** `out` as `schema` reads it, or the error a hook author can act on. */
+function parseReturn<T>(schema: z.ZodType<T>, hook: string, expected: string, out: Json): T {
+  const parsed = schema.safeParse(out);
+  if (!parsed.success) {
+    throw badReturn(hook, expected, out, parsed.error.issues[0]?.message ?? 'invalid');
+  }
+  return parsed.data;
+}
+
 function badReturn(hook: string, expected: string, got: Json | undefined, issue: string) {
   return new HarnessCodeError(
     `hook ${hook} returned ${JSON.stringify(got)?.slice(0, 200)}: expected ${expected} (${issue})`,
@@ -270,16 +279,12 @@ export class ContractLayer extends EnvHarness {
       if (out !== undefined && out !== null) {
         const blocked = BlockedSchema.safeParse(out);
         if (blocked.success) return this.block(action, blocked.data.blocked);
-        const parsed = ActionSchema.safeParse(out);
-        if (!parsed.success) {
-          throw badReturn(
-            'filterAction',
-            'an action { name, args } or { blocked: "reason" }',
-            out,
-            parsed.error.issues[0]?.message ?? 'invalid',
-          );
-        }
-        executed = parsed.data;
+        executed = parseReturn(
+          ActionSchema,
+          'filterAction',
+          'an action { name, args } or { blocked: "reason" }',
+          out,
+        );
         if (!same(executed as unknown as Json, action as unknown as Json)) {
           this.ctx.trace.changes.push({
             layer: this.path,
@@ -392,7 +397,14 @@ export class ContractLayer extends EnvHarness {
 
   private applyTransition(raw: StepResult, out: Json | undefined): StepResult {
     if (out === undefined || out === null) return raw;
-    const t = plainTransition(out) ?? this.parsedTransition(out);
+    const t =
+      plainTransition(out) ??
+      parseReturn(
+        TransitionSchema,
+        'modifyTransition',
+        'a result { observation, terminated, truncated, info }',
+        out,
+      );
     const next: StepResult = {
       observation: t.observation ? toObservation(t.observation, raw.observation) : raw.observation,
       // The engine carries the reward through unchanged: the paper's rules never change it.
@@ -427,20 +439,6 @@ export class ContractLayer extends EnvHarness {
     return next;
   }
 
-  /** What TransitionSchema makes of `out`, or the error a hook author can act on. */
-  private parsedTransition(out: Json): Transition {
-    const parsed = TransitionSchema.safeParse(out);
-    if (!parsed.success) {
-      throw badReturn(
-        'modifyTransition',
-        'a result { observation, terminated, truncated, info }',
-        out,
-        parsed.error.issues[0]?.message ?? 'invalid',
-      );
-    }
-    return parsed.data;
-  }
-
   private filterObservation(hooks: HookSet, observation: Observation): Observation {
     const seen = plainObservation(observation);
     return this.applyObservation(seen, hooks.call('filterObservation', [seen as unknown as Json]));
@@ -449,19 +447,16 @@ export class ContractLayer extends EnvHarness {
   private applyObservation(observation: Observation, out: Json | undefined): Observation {
     if (out === undefined || out === null) return observation;
     // A string (the common reply) needs no schema.
-    const parsed =
+    const filtered =
       typeof out === 'string'
-        ? { success: true as const, data: out }
-        : FilteredObservationSchema.safeParse(out);
-    if (!parsed.success) {
-      throw badReturn(
-        'filterObservation',
-        'an observation { text } or a string',
-        out,
-        parsed.error.issues[0]?.message ?? 'invalid',
-      );
-    }
-    const next = toObservation(parsed.data as Observation | string, observation);
+        ? out
+        : parseReturn(
+            FilteredObservationSchema,
+            'filterObservation',
+            'an observation { text } or a string',
+            out,
+          );
+    const next = toObservation(filtered as Observation | string, observation);
     const changed =
       next.text !== observation.text ||
       ((next.data !== undefined || observation.data !== undefined) &&
