@@ -54,16 +54,27 @@ describe('episode recorder: when an episode ends', () => {
     return claimed;
   }
 
-  it('writes a result at once, cutting short the linger of a claim queued before it', async () => {
-    const ended = await claimedEpisode();
+  /** A claimed episode put back to queued: a recorder can claim it again (attempt 2). */
+  async function requeuedEpisode() {
     const next = await claimedEpisode();
     await handle.db.episode.update({ where: { id: next.id }, data: { status: 'queued' } });
-    // A linger far beyond the test's timeout: only a flush the result cut short can finish.
-    const recorder = new EpisodeRecorder('w', {
+    return next;
+  }
+
+  /** A recorder whose claims linger far beyond the test's timeout. */
+  const lingeringRecorder = (resultLingerMs?: number) =>
+    new EpisodeRecorder('w', {
       db: handle.db,
       events: new RunEvents(handle.db),
       lingerMs: 3_600_000,
+      ...(resultLingerMs === undefined ? {} : { resultLingerMs }),
     });
+
+  it('writes a result at once, cutting short the linger of a claim queued before it', async () => {
+    const ended = await claimedEpisode();
+    const next = await requeuedEpisode();
+    // Only a flush the result cut short can finish.
+    const recorder = lingeringRecorder();
     const claim = recorder.claim({ id: next.id, runId: next.runId });
     expect(await recorder.record({ ...ended, result })).toBe(true);
     expect((await claim)?.attempt).toBe(2);
@@ -72,14 +83,8 @@ describe('episode recorder: when an episode ends', () => {
   it('with a result linger, results ending within it share one write, started within it', async () => {
     const a = await claimedEpisode();
     const b = await claimedEpisode();
-    const next = await claimedEpisode();
-    await handle.db.episode.update({ where: { id: next.id }, data: { status: 'queued' } });
-    const recorder = new EpisodeRecorder('w', {
-      db: handle.db,
-      events: new RunEvents(handle.db),
-      lingerMs: 3_600_000,
-      resultLingerMs: 40,
-    });
+    const next = await requeuedEpisode();
+    const recorder = lingeringRecorder(40);
     const started = performance.now();
     const claim = recorder.claim({ id: next.id, runId: next.runId });
     const first = recorder.record({ ...a, result });
