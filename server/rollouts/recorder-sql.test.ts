@@ -2,7 +2,8 @@
 // literals: every value must reach the statement exactly as a bind parameter would.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqlLiteral } from './recorder-sql.ts';
+import { openDb, pgliteOf } from '../db/index.ts';
+import { recordBatchSql, runBatch, sqlLiteral } from './recorder-sql.ts';
 
 const lite = new PGlite();
 afterAll(() => lite.close());
@@ -42,5 +43,35 @@ describe('sqlLiteral', () => {
     expect(sqlLiteral('nul \0 inside')).toBeUndefined();
     expect(sqlLiteral({ a: 1 })).toBeUndefined();
     expect(sqlLiteral([1, 2])).toBeUndefined();
+  });
+});
+
+describe('runBatch on PGlite', () => {
+  it('prepares the batch statement once, and again when it was deallocated', async () => {
+    const h = await openDb({ kind: 'pglite', memory: true });
+    try {
+      const lite = pgliteOf(h.db);
+      if (!lite) throw new Error('not PGlite');
+      const batch = () =>
+        recordBatchSql({
+          syncCommit: 'on',
+          workerId: "w'1 $r$",
+          runIds: ['no-such-run'],
+          claimIds: ['no-such-episode'],
+          rows: [],
+          steps: [],
+        });
+      const prepared = async () =>
+        (await lite.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements'))
+          .rows[0]?.n;
+      expect(await runBatch(h.db, [batch()])).toMatchObject({ claimed: [], won: [] });
+      expect(await runBatch(h.db, [batch()])).toMatchObject({ claimed: [], won: [] });
+      expect(await prepared()).toBe(1);
+      await lite.exec('DEALLOCATE ALL');
+      expect(await runBatch(h.db, [batch()])).toMatchObject({ claimed: [], won: [] });
+      expect(await prepared()).toBe(1);
+    } finally {
+      await h.close();
+    }
   });
 });
