@@ -1,4 +1,4 @@
-// One string in, one string out, straight through the QuickJS FFI. quickjs-emscripten's handle API
+// Strings in, one string out, straight through the QuickJS FFI. quickjs-emscripten's handle API
 // costs more than a small hook call itself: per call it builds typed-array views and Lifetimes for
 // the argument list, encodes the string with a JavaScript loop, and asks the reply's type as a
 // malloc'd string. Only the per-step crossings use this (HookSet.call / after): their strings hold

@@ -1,6 +1,8 @@
 // HookSet: one QuickJS runtime with one piece of hook code loaded — a Contract's hooks or a Chain's
 // `when` — reused across episodes (begin() re-runs the user's top-level code). Calls cross the
-// boundary as one string each way (reply.ts); the state view and a step's info cross lazily.
+// boundary as strings (reply.ts): a one-argument action and a plain step result as strings of their
+// own, any other argument as one string; one string comes back. The state view and a step's info
+// cross lazily.
 import type {
   QuickJSContext,
   QuickJSHandle,

@@ -6,6 +6,9 @@
 // 'V' + JSON of the value, 'K' + JSON of a value whose `info` is the untouched lazy info, 'P' +
 // JSON of a value without info + \u0003 + JSON of the info fields that differ from the host's,
 // 'Q' + JSON of those fields alone, for a step result otherwise as sent.
+// The commonest shapes skip even the cutting apart: an action with one string argument and a step
+// result with an observation { text } cross as guest strings of their own (actionStrings,
+// resultStrings; guest __callA / __afterA), which may hold the separators, not NUL.
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { formatBytes, MAX_HOOK_REPLY_BYTES } from './limits.ts';
