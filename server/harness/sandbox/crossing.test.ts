@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../../../bridges/core/types.ts';
 import { CONTRACT_HOOKS } from '../contract.ts';
 import { SandboxHost } from './index.ts';
-import { actionPart, observationPart, resultPart } from './reply.ts';
+import { actionPart, actionStrings, observationPart, resultPart, resultStrings } from './reply.ts';
 
 const host = new SandboxHost();
 beforeAll(() => host.ready());
@@ -86,6 +86,68 @@ function filterObservation(o) { return JSON.stringify(o); }`);
     // The result's text goes last: \u0001 may stay raw there, NUL may not.
     expect(resultPart({ ...REST, observation: { text: 'a\u0001b' } })).toBe('R0,00\u0001a\u0001b');
     expect(resultPart({ ...REST, observation: { text: 'a\u0000b' } })[0]).toBe('J');
+  });
+});
+
+describe('one-argument actions (strings of their own)', () => {
+  it('take that form only when every string can be a C string', () => {
+    expect(actionStrings({ name: 'act', args: { command: 'a\u0001b\u0002' } })).toEqual([
+      'act',
+      'command',
+      'a\u0001b\u0002',
+    ]);
+    expect(actionStrings({ name: 'act', args: { command: 'a\u0000b' } })).toBeUndefined();
+    expect(actionStrings({ name: 'act', args: { command: 'lone \uD800' } })).toBeUndefined();
+    expect(actionStrings({ name: 'act', args: { a: 'x', b: 'y' } })).toBeUndefined();
+    expect(actionStrings({ name: 'act', args: {} })).toBeUndefined();
+    expect(actionStrings({ name: 'act', args: { n: 1 } })).toBeUndefined();
+    expect(actionStrings(JSON.parse('{"name":"act","args":{"__proto__":"x"}}'))).toBeUndefined();
+    expect(actionStrings({ args: { command: 'look' }, name: 'act' })).toBeUndefined();
+    expect(resultStrings({ ...REST, observation: { text: 'a\u0001b' } })).toEqual([
+      '0',
+      '00',
+      'a\u0001b',
+    ]);
+    expect(resultStrings({ ...REST, reward: 1.5e-7, truncated: true })?.slice(0, 2)).toEqual([
+      '1.5e-7',
+      '01',
+    ]);
+    expect(resultStrings({ ...REST, observation: { text: 'a\u0000b' } })).toBeUndefined();
+    expect(resultStrings({ ...REST, observation: { text: 'a', data: 1 } })).toBeUndefined();
+  });
+
+  it('reach every hook as their JSON, and come back unchanged or with every change', () => {
+    const set = load(`function filterAction(a) {
+  if (a.args.command === 'copy') return { name: a.name, args: { ...a.args } };
+  if (a.args.command === 'rename') a.name = 'say';
+  if (a.args.command === 'extra') a.args.more = 'x';
+  if (a.args.command === 'swap') return { args: a.args, name: a.name };
+  if (a.args.command.startsWith('show')) return { blocked: JSON.stringify(a) };
+  return a;
+}
+function modifyTransition(a, r) { return { ...r, info: { a: JSON.stringify(a) } }; }`);
+    const act = (command: string) => ({ name: 'act', args: { command } });
+    const cases: [string, Json | undefined][] = [
+      ['look', undefined],
+      ['copy', undefined],
+      ['rename', { name: 'say', args: { command: 'rename' } }],
+      ['extra', { name: 'act', args: { command: 'extra', more: 'x' } }],
+      ['swap', { args: { command: 'swap' }, name: 'act' }],
+      ...STRANGE.map((text): [string, Json] => [
+        `show ${text}`,
+        { blocked: JSON.stringify(act(`show ${text}`)) },
+      ]),
+    ];
+    for (const [command, expected] of cases) {
+      set.provideState(() => ({}));
+      expect(set.call('filterAction', [act(command)]), command).toEqual(expected);
+    }
+    for (const text of STRANGE) {
+      set.provideState(() => ({}));
+      const out = set.after(act(text), REST, {});
+      expect(out.transition, text).toMatchObject({ info: { a: JSON.stringify(act(text)) } });
+    }
+    set.dispose();
   });
 });
 

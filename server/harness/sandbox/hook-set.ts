@@ -1,6 +1,8 @@
 // HookSet: one QuickJS runtime with one piece of hook code loaded — a Contract's hooks or a Chain's
 // `when` — reused across episodes (begin() re-runs the user's top-level code). Calls cross the
-// boundary as one string each way (reply.ts); the state view and a step's info cross lazily.
+// boundary as strings (reply.ts): a one-argument action and a plain step result as strings of their
+// own, any other argument as one string; one string comes back. The state view and a step's info
+// cross lazily.
 import type {
   QuickJSContext,
   QuickJSHandle,
@@ -22,7 +24,14 @@ import {
 } from './guest.ts';
 import type { SandboxLimits } from './limits.ts';
 import { type InstrumentedCode, instrumentLoops, type Position } from './loops.ts';
-import { actionPart, argPart, decodeReply, resultPart } from './reply.ts';
+import {
+  actionPart,
+  actionStrings,
+  argPart,
+  decodeReply,
+  resultPart,
+  resultStrings,
+} from './reply.ts';
 import { markEnd, markStart } from './watchdog.ts';
 
 /** A guest failure reply (guest/runtime.js __failure): \u0002 + JSON of a described thrown value. */
@@ -80,6 +89,9 @@ export class HookSet {
   private ctx: QuickJSContext | undefined;
   private callFn: QuickJSHandle | undefined;
   private afterFn: QuickJSHandle | undefined;
+  /** __call / __after for the common arguments, each part a string of its own. */
+  private callAFn: QuickJSHandle | undefined;
+  private afterAFn: QuickJSHandle | undefined;
   private beginFn: QuickJSHandle | undefined;
   private stateFn: QuickJSHandle | undefined;
   private infoFn: QuickJSHandle | undefined;
@@ -127,6 +139,8 @@ export class HookSet {
       this.evalOrThrow(LOCKDOWN, '<lockdown>');
       this.callFn = this.ctx.getProp(this.ctx.global, '__call');
       this.afterFn = this.ctx.getProp(this.ctx.global, '__after');
+      this.callAFn = this.ctx.getProp(this.ctx.global, '__callA');
+      this.afterAFn = this.ctx.getProp(this.ctx.global, '__afterA');
       this.beginFn = this.ctx.getProp(this.ctx.global, '__begin');
       this.fast = FastCall.for(this.ctx);
       this.info = this.beginOrThrow(options.seed ?? 0);
@@ -270,6 +284,24 @@ export class HookSet {
     const at = this.names.indexOf(name);
     if (at < 0) throw new Error(`${name} is not a hook of this set`);
     const hook = String.fromCharCode(48 + at);
+    const strings =
+      this.fast && args.length === 1 && !lazyInfo ? actionStrings(args[0]!) : undefined;
+    if (strings) {
+      const text = this.invoke(
+        this.callAFn!,
+        name,
+        [hook, String(this.stateGen), ...strings],
+        [],
+        'call',
+        true,
+      );
+      return decodeReply(
+        name,
+        text,
+        primary === undefined ? undefined : () => JSON.stringify(primary),
+        undefined,
+      );
+    }
     let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGen}`;
     if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
     else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
@@ -300,8 +332,26 @@ export class HookSet {
         : this.has('modifyTransition')
           ? 'modifyTransition'
           : 'filterObservation';
-    const message = `${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`;
-    const text = this.invoke(this.afterFn!, label, [message], [], 'call', true);
+    const a = this.fast ? actionStrings(action) : undefined;
+    const r = a ? resultStrings(rest) : undefined;
+    const text =
+      a && r
+        ? this.invoke(
+            this.afterAFn!,
+            label,
+            [String(this.stateGen), a[0], a[1], a[2], r[0], r[1], r[2]],
+            [],
+            'call',
+            true,
+          )
+        : this.invoke(
+            this.afterFn!,
+            label,
+            [`${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`],
+            [],
+            'call',
+            true,
+          );
     // The transition's reply never holds \u0001; the observation's ('T', raw) may.
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
@@ -342,7 +392,7 @@ export class HookSet {
     strings: string[],
     extra: QuickJSHandle[] = [],
     phase: 'load' | 'call' = 'call',
-    /** The one string holds no NUL and no lone surrogate (reply.ts): it may take the FFI path. */
+    /** The strings hold no NUL and no lone surrogate (reply.ts): they may take the FFI path. */
     plain = false,
   ): string {
     const ctx = this.live();
@@ -350,8 +400,8 @@ export class HookSet {
     let crossing: Crossing;
     try {
       crossing = this.underLimits(name, () => {
-        const fast = plain && strings.length === 1 && extra.length === 0 ? this.fast : undefined;
-        const reply = fast?.call(fn, strings[0]!);
+        const fast = plain && extra.length === 0 ? this.fast : undefined;
+        const reply = fast?.call(fn, strings);
         if (reply) return 'text' in reply ? reply : this.thrown(ctx, reply.error);
         handles = [...strings.map((str) => ctx.newString(str)), ...extra];
         return this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles));
@@ -470,6 +520,8 @@ export class HookSet {
       this.fast?.dispose();
       this.callFn?.dispose();
       this.afterFn?.dispose();
+      this.callAFn?.dispose();
+      this.afterAFn?.dispose();
       this.beginFn?.dispose();
       this.stateFn?.dispose();
       this.infoFn?.dispose();
@@ -487,6 +539,8 @@ export class HookSet {
     this.fast = undefined;
     this.callFn = undefined;
     this.afterFn = undefined;
+    this.callAFn = undefined;
+    this.afterAFn = undefined;
     this.beginFn = undefined;
     this.stateFn = undefined;
     this.infoFn = undefined;

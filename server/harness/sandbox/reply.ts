@@ -6,6 +6,9 @@
 // 'V' + JSON of the value, 'K' + JSON of a value whose `info` is the untouched lazy info, 'P' +
 // JSON of a value without info + \u0003 + JSON of the info fields that differ from the host's,
 // 'Q' + JSON of those fields alone, for a step result otherwise as sent.
+// The commonest shapes skip even the cutting apart: an action with one string argument and a step
+// result with an observation { text } cross as guest strings of their own (actionStrings,
+// resultStrings; guest __callA / __afterA), which may hold the separators, not NUL.
 import type { Json } from '../../../bridges/core/types.ts';
 import { HarnessCodeError } from '../../errors.ts';
 import { formatBytes, MAX_HOOK_REPLY_BYTES } from './limits.ts';
@@ -58,6 +61,54 @@ export function actionPart(action: Json): string {
     }
   }
   return `J${JSON.stringify(action)}`;
+}
+
+/** A string a C string carries as it is: no NUL, no surrogate (see NOT_RAW). */
+function cSafe(s: string): boolean {
+  return !NOT_RAW_LAST.test(s);
+}
+
+/**
+ * An action with exactly one argument, a string, as its own strings [name, key, value] (the
+ * guest's __callA / __afterA build it from them), or undefined for any other shape.
+ */
+export function actionStrings(action: Json): [string, string, string] | undefined {
+  if (!isRecord(action) || !keysAre(action, ['name', 'args'])) return undefined;
+  const { name, args } = action;
+  if (typeof name !== 'string' || !isRecord(args) || 'toJSON' in args) return undefined;
+  let key: string | undefined;
+  for (const k in args) {
+    if (key !== undefined || !Object.hasOwn(args, k)) return undefined;
+    key = k;
+  }
+  if (key === undefined || key === '__proto__') return undefined;
+  const value = args[key];
+  if (typeof value !== 'string' || !cSafe(name) || !cSafe(key) || !cSafe(value)) return undefined;
+  return [name, key, value];
+}
+
+/**
+ * A step result without its info, as resultPart's 'R' reads it, in strings of their own:
+ * [JSON of the reward, terminated and truncated as 0/1, the observation's text]; else undefined.
+ */
+export function resultStrings(rest: Json): [string, string, string] | undefined {
+  if (!isRecord(rest) || !keysAre(rest, ['observation', 'reward', 'terminated', 'truncated'])) {
+    return undefined;
+  }
+  const { observation, reward, terminated, truncated } = rest;
+  if (
+    isRecord(observation) &&
+    typeof observation.text === 'string' &&
+    keysAre(observation, ['text']) &&
+    typeof reward === 'number' &&
+    Number.isFinite(reward) &&
+    typeof terminated === 'boolean' &&
+    typeof truncated === 'boolean' &&
+    cSafe(observation.text)
+  ) {
+    return [JSON.stringify(reward), `${terminated ? 1 : 0}${truncated ? 1 : 0}`, observation.text];
+  }
+  return undefined;
 }
 
 /** An observation { text } (the only key) as 'O' + its raw text, else 'J' + JSON. */

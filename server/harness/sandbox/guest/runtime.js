@@ -247,7 +247,6 @@ const __keysOf = Object.keys;
 let __sentKind = '';
 let __sentBody = '';
 let __sentValue;
-let __sentArgs;
 let __sentName = '';
 let __sentKeys;
 let __sentValues;
@@ -268,8 +267,8 @@ function __action(body) {
   const args = {};
   const name = at < 0 ? body : body.slice(0, at);
   __sentName = name;
-  __sentArgs = args;
   __sentKeys = undefined;
+  __sentArg = undefined;
   // One argument (a text command), the common case: no lists.
   if (at >= 0) {
     const k = body.indexOf('\u0002', at + 1);
@@ -294,10 +293,22 @@ function __action(body) {
     }
     __sentKeys = keys;
     __sentValues = values;
-  } else if (body.indexOf('\u0002') < 0) {
+  } else if (__sentArg === undefined) {
     __sentKeys = [];
     __sentValues = [];
   }
+  return { name, args };
+}
+// An action with one argument whose name and value came as strings of their own (__callA /
+// __afterA): no cutting apart inside QuickJS.
+function __action1(name, key, value) {
+  const args = {};
+  args[key] = value;
+  __sentKind = 'A';
+  __sentName = name;
+  __sentKeys = undefined;
+  __sentKey = key;
+  __sentArg = value;
   return { name, args };
 }
 // True when the JSON of `value` is the JSON of the argument as sent ('A' / 'O'): the same own
@@ -446,6 +457,24 @@ function __call(message) {
     return __failure(e);
   }
 }
+// __call for the common argument, an action with one string argument, given as its own strings
+// (host: hook-set.ts): the hook's index in the table ('0' + i), the generation, the action's name,
+// its argument's key and value.
+function __callA(hook, gen, name, key, value) {
+  __current = '';
+  __loopId = -1;
+  __sentResult = undefined;
+  try {
+    const hookName = __names[hook.charCodeAt(0) - 48];
+    __current = hookName;
+    __generation(gen);
+    const arg = __action1(name, key, value);
+    const own = __primaryArg[hookName] === 0;
+    return __encode(hookName, __run(hookName, own ? arg : undefined, false, arg), false, own);
+  } catch (e) {
+    return __failure(e);
+  }
+}
 // The Contract's post-step hooks: modifyTransition then filterObservation (those defined) in one
 // crossing; the replies are joined by \u0001, which no transition reply contains.
 function __after(message) {
@@ -453,6 +482,31 @@ function __after(message) {
   __loopId = -1;
   try {
     return __afterStep(message);
+  } catch (e) {
+    return __failure(e);
+  }
+}
+// __after for the common arguments, given as strings of their own: the generation, the action's
+// name, its one argument's key and value, the reward's JSON, terminated and truncated as 0/1, the
+// observation's text.
+function __afterA(gen, name, key, value, reward, flags, text) {
+  __current = '';
+  __loopId = -1;
+  try {
+    __generation(gen);
+    const action = __action1(name, key, value);
+    __sentText = text;
+    __sentObservation = { text };
+    __sentReward = +reward;
+    __sentTerminated = flags[0] === '1';
+    __sentTruncated = flags[1] === '1';
+    __sentResult = {
+      observation: __sentObservation,
+      reward: __sentReward,
+      terminated: __sentTerminated,
+      truncated: __sentTruncated,
+    };
+    return __afterHooks(action, __sentResult);
   } catch (e) {
     return __failure(e);
   }
@@ -524,7 +578,9 @@ function __afterStep(message) {
     message[a + 1] === 'A'
       ? __action(message.slice(a + 2, b))
       : JSON.parse(message.slice(a + 2, b));
-  const result = __result(message.slice(b + 1));
+  return __afterHooks(action, __result(message.slice(b + 1)));
+}
+function __afterHooks(action, result) {
   let transition = '';
   let observation = '';
   let seen = result.observation;
