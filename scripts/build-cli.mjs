@@ -65,6 +65,30 @@ const INLINED = new Set(['zod']);
 /** Single modules bundled in: Prisma's runtime is CommonJS, which Node lexes whole (208 KB) to import. */
 const INLINED_MODULES = new Set(['@prisma/client/runtime/client', '@prisma/client-runtime-utils']);
 
+/**
+ * zod's `locales` namespace (its error messages in 49 languages, 366 KB) holds only English here:
+ * zod registers English itself, and nothing in this project picks another locale
+ * (`z.config(z.locales.xx())`), so the others would only be parsed at every start.
+ */
+const englishOnlyZodLocales = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`))
+        return undefined;
+      return {
+        path: path.join(path.dirname(args.importer), '../locales/en-only.js'),
+        namespace: 'zod-locales',
+      };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Every other package stays external (see the header). */
 const externalPackages = {
   name: 'external-packages',
@@ -105,7 +129,7 @@ export async function buildCli() {
     banner: {
       js: "import { createRequire as __harnessRequire } from 'node:module'; const require = __harnessRequire(import.meta.url);",
     },
-    plugins: [externalPackages, sourceUrl],
+    plugins: [englishOnlyZodLocales, externalPackages, sourceUrl],
   });
   // This script and package.json (its `imports` map) shape the bundle too.
   const inputs = [
