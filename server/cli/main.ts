@@ -119,8 +119,10 @@ function lazyServices(env: CliEnv, cfg: () => Config) {
   const openDatabase = (): Promise<DbHandle> => {
     if (!database) {
       database = (async () => {
-        const { configuredTarget, openDb } = await import('../db/index.ts');
         const c = cfg();
+        // PGlite's files are read and its wasm compiled while Prisma's client modules load.
+        if (!c.DATABASE_URL) (await import('../db/pglite.ts')).prewarmPGlite();
+        const { configuredTarget, openDb } = await import('../db/index.ts');
         return openDb(configuredTarget(c), { retry: { maxMs: c.DB_RETRY_MS } });
       })();
       // A failure surfaces where the services are awaited; a command that fails first drops it.
