@@ -65,6 +65,58 @@ const INLINED = new Set(['zod']);
 /** Single modules bundled in: Prisma's runtime is CommonJS, which Node lexes whole (208 KB) to import. */
 const INLINED_MODULES = new Set(['@prisma/client/runtime/client', '@prisma/client-runtime-utils']);
 
+/**
+ * zod's `locales` namespace (its error messages in 49 languages, 366 KB) holds only English here:
+ * zod registers English itself, and nothing in this project picks another locale
+ * (`z.config(z.locales.xx())`), so the others would only be parsed at every start.
+ */
+const englishOnlyZodLocales = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`))
+        return undefined;
+      return {
+        path: path.join(path.dirname(args.importer), '../locales/en-only.js'),
+        namespace: 'zod-locales',
+      };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/** Prisma's query compiler, as the binary the generated client otherwise decodes from base64. */
+const QUERY_COMPILER = 'query_compiler_fast_bg.postgresql.wasm';
+const QUERY_COMPILER_BASE64 = `@prisma/client/runtime/${QUERY_COMPILER}-base64.mjs`;
+const BASE64_LOADER = `    const { wasm } = await import("${QUERY_COMPILER_BASE64}")
+    return await decodeBase64AsWasm(wasm)`;
+const BINARY_LOADER = `    const { readFile } = await import('node:fs/promises')
+    return await WebAssembly.compile(await readFile(new URL('./${QUERY_COMPILER}', import.meta.url)))`;
+
+/**
+ * The generated client gets Prisma's query compiler from a 4.5 MB JavaScript module holding it as
+ * base64, decoded and compiled on the main thread (≈ 70 ms of CPU per process). In the bundle it is
+ * read from dist/cli/ as the binary (written by buildCli) and compiled off the main thread. A
+ * generated client whose loader reads otherwise is bundled unchanged.
+ */
+const binaryQueryCompiler = {
+  name: 'binary-query-compiler',
+  setup(b) {
+    b.onLoad(
+      { filter: /server[\\/]db[\\/]generated[\\/]internal[\\/]class\.ts$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes(BASE64_LOADER) || text.includes('import.meta.url')) return undefined;
+        return { contents: text.replace(BASE64_LOADER, BINARY_LOADER), loader: 'ts' };
+      },
+    );
+  },
+};
+
 /** Every other package stays external (see the header). */
 const externalPackages = {
   name: 'external-packages',
@@ -105,8 +157,10 @@ export async function buildCli() {
     banner: {
       js: "import { createRequire as __harnessRequire } from 'node:module'; const require = __harnessRequire(import.meta.url);",
     },
-    plugins: [externalPackages, sourceUrl],
+    plugins: [englishOnlyZodLocales, binaryQueryCompiler, externalPackages, sourceUrl],
   });
+  const { wasm } = await import(QUERY_COMPILER_BASE64);
+  writeFileSync(path.join(OUT, QUERY_COMPILER), Buffer.from(wasm, 'base64'));
   // This script and package.json (its `imports` map) shape the bundle too.
   const inputs = [
     'scripts/build-cli.mjs',

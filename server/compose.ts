@@ -8,8 +8,8 @@ import '#server-only';
 import type { BridgeRegistry } from '../bridges/index.ts';
 import { StudioPool } from './api/studio-pool.ts';
 import { Accounts, authOptions } from './auth/service.ts';
-import { bridgesFromConfig, warnLeftOut } from './bridges.ts';
 import { Catalogue } from './catalogue.ts';
+import { composeRollouts } from './compose-rollouts.ts';
 import { type Config, config as readConfig } from './config.ts';
 import { configuredTarget, type Db, type DbHandle, openDb } from './db/index.ts';
 import { Drafts } from './harnesses/drafts.ts';
@@ -18,13 +18,12 @@ import { rigQueueName } from './rigger/bullmq.ts';
 import { RigJobs } from './rigger/jobs.ts';
 import type { RigDeps } from './rigger/loop.ts';
 import { runRig } from './rigger/loop.ts';
-import { defaultEngine, type EngineFactory } from './rollouts/default-engine.ts';
+import type { EngineFactory } from './rollouts/default-engine.ts';
 import type { RolloutEngine } from './rollouts/engine.ts';
-import { RunEvents } from './rollouts/events.ts';
-import { Rollouts } from './rollouts/service.ts';
+import type { RunEvents } from './rollouts/events.ts';
+import type { Rollouts } from './rollouts/service.ts';
 import { StudioServing } from './serve/studio.ts';
 import type { CompareDeps } from './skills/compare.ts';
-import { skillBankOptions } from './skills/run-options.ts';
 
 export interface Services {
   readonly config: Config;
@@ -75,23 +74,13 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
   const handle =
     o.db ?? (await openDb(configuredTarget(cfg), { retry: { maxMs: cfg.DB_RETRY_MS } }));
   const owned = o.db === undefined;
-  const db = handle.db;
-  const bridges = bridgesFromConfig(cfg, { onUnavailable: warnLeftOut() });
-  const engine =
-    typeof o.engine === 'function' ? o.engine(bridges) : (o.engine ?? defaultEngine(bridges));
-  const events = new RunEvents(db, cfg.REDIS_URL);
-  const rollouts = new Rollouts({
-    db,
-    dbKind: handle.kind,
-    engine,
-    events,
-    policyOptions: skillBankOptions(db, bridges),
-    concurrency: cfg.ROLLOUT_CONCURRENCY,
-    maxConcurrency: cfg.ROLLOUT_MAX_CONCURRENCY,
-    maxWorkers: cfg.ROLLOUT_MAX_WORKERS,
-    ...(cfg.REDIS_URL ? { redisUrl: cfg.REDIS_URL } : {}),
+  const core = composeRollouts({
+    config: cfg,
+    db: handle,
+    ...(o.engine ? { engine: o.engine } : {}),
     ...(o.queueName ? { queueName: o.queueName } : {}),
   });
+  const { db, bridges, events, rollouts } = core;
   const studio = new StudioPool();
   const play = new PlaySessions(studio);
   const serving = new StudioServing({ db, events, host: cfg.HOST });
@@ -138,8 +127,7 @@ export async function composeServices(o: ComposeOptions = {}): Promise<Services>
       // Rigs first: stopped between steps (they resume at the next start) before their runs stop.
       await rigs.close().catch((e: unknown) => console.error('rigs:', e));
       await studio.close().catch(() => undefined);
-      await rollouts.close().catch((e: unknown) => console.error('rollouts:', e));
-      await events.close().catch(() => undefined);
+      await core.close();
       if (owned) await handle.close().catch((e: unknown) => console.error('db:', e));
     },
   };

@@ -5,6 +5,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Json } from '../../bridges/core/types.ts';
 import type { BridgeRegistry } from '../../bridges/index.ts';
 import type { ComposeOptions, Services } from '../compose.ts';
+import type { RolloutServices } from '../compose-rollouts.ts';
 import type { Config } from '../config.ts';
 import { InvalidInputError } from '../errors.ts';
 
@@ -31,6 +32,19 @@ export interface CommandContext {
    * open it) and everything is released when the command ends. Later calls return the same services.
    */
   services(o?: Pick<ComposeOptions, 'engine' | 'queueName'>): Promise<Services>;
+  /**
+   * Only the rollouts part of the services (compose-rollouts.ts), for a command that needs nothing
+   * else: the studio's, rigger's and accounts' modules are never loaded. A command uses either this
+   * or `services()`, not both; when the services are already composed (or a test composes its
+   * own), their rollouts part is returned.
+   */
+  rolloutServices(o?: Pick<ComposeOptions, 'engine' | 'queueName'>): Promise<RolloutServices>;
+  /**
+   * Starts opening the database that `services()` will use, without waiting (absent when a test
+   * composes its own services). A command that will need the services calls it as soon as its
+   * flags are valid, so the database starts while the services' modules load.
+   */
+  openDatabase?(): void;
 }
 
 /** How main() builds what commands use; tests hand in a configuration or a composition of their own. */

@@ -3,7 +3,9 @@
 import { parseArgs } from 'node:util';
 import type { BridgeRegistry } from '../../bridges/index.ts';
 import type { Services } from '../compose.ts';
+import type { RolloutServices } from '../compose-rollouts.ts';
 import { type Config, config as readConfig } from '../config.ts';
+import type { DbHandle } from '../db/index.ts';
 import { connectionFailure } from '../db/retry.ts';
 import { KindedError } from '../errors.ts';
 import {
@@ -107,22 +109,59 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** Services composed on a command's first request, closed once the command is done. */
+/**
+ * Services composed on a command's first request, closed once the command is done. The database
+ * may be opened ahead of them (`openDatabase`): PGlite's start (file reads, wasm compiled off the
+ * main thread) then overlaps the loading of the services' modules.
+ */
 function lazyServices(env: CliEnv, cfg: () => Config) {
+  let database: Promise<DbHandle> | undefined;
+  const openDatabase = (): Promise<DbHandle> => {
+    if (!database) {
+      database = (async () => {
+        const c = cfg();
+        // PGlite's files are read and its wasm compiled while Prisma's client modules load.
+        if (!c.DATABASE_URL) (await import('../db/pglite.ts')).prewarmPGlite();
+        const { configuredTarget, openDb } = await import('../db/index.ts');
+        return openDb(configuredTarget(c), { retry: { maxMs: c.DB_RETRY_MS } });
+      })();
+      // A failure surfaces where the services are awaited; a command that fails first drops it.
+      database.catch(() => undefined);
+    }
+    return database;
+  };
   let opened: Promise<Services> | undefined;
   const services: CommandContext['services'] = (o = {}) => {
     opened ??= (async () => {
       // Loaded on demand: commands that need no database start without it.
-      const compose = env.compose ?? (await import('../compose.ts')).composeServices;
-      return compose({ config: cfg(), ...o });
+      if (env.compose) return env.compose({ config: cfg(), ...o });
+      const db = openDatabase();
+      const { composeServices } = await import('../compose.ts');
+      return composeServices({ config: cfg(), db: await db, ...o });
     })();
     return opened;
   };
-  const close = async () => {
-    const s = await opened?.catch(() => undefined);
-    await s?.close();
+  let lean: Promise<RolloutServices> | undefined;
+  const rolloutServices: CommandContext['rolloutServices'] = (o = {}) => {
+    if (env.compose || opened) return services(o);
+    lean ??= (async () => {
+      const db = openDatabase();
+      const { composeRollouts } = await import('../compose-rollouts.ts');
+      return composeRollouts({ config: cfg(), db: await db, ...o });
+    })();
+    return lean;
   };
-  return { services, close };
+  const close = async () => {
+    for (const composed of [opened, lean]) {
+      const s = await composed?.catch(() => undefined);
+      await s?.close();
+    }
+    // Handed to compose as already open, so compose leaves closing it to us.
+    const handle = await database?.catch(() => undefined);
+    await handle?.close().catch((e: unknown) => console.error('db:', e));
+  };
+  const prestart = env.compose ? undefined : () => void openDatabase();
+  return { services, rolloutServices, openDatabase: prestart, close };
 }
 
 export async function main(
@@ -131,7 +170,7 @@ export async function main(
   env: CliEnv = {},
 ): Promise<number> {
   const cfg = () => env.config ?? readConfig();
-  const { services, close } = lazyServices(env, cfg);
+  const { services, rolloutServices, openDatabase, close } = lazyServices(env, cfg);
   let registry: BridgeRegistry | undefined;
   try {
     const [name, ...rest] = argv;
@@ -172,6 +211,8 @@ export async function main(
         return registry;
       },
       services,
+      rolloutServices,
+      ...(openDatabase ? { openDatabase } : {}),
     });
   } catch (error) {
     if (isParseArgsError(error)) {

@@ -23,7 +23,7 @@ import {
   migrationsFingerprint,
   migrationsUpToDate,
 } from './migrate.ts';
-import { freshPGlite, PGLITE_START_PARAMS } from './pglite.ts';
+import { freshPGlite, startOptions } from './pglite.ts';
 import {
   ConnectionRetry,
   DEFAULT_DB_RETRY_MS,
@@ -132,7 +132,7 @@ async function openPGlite(target: { dir: string } | { memory: true }): Promise<D
       pglite = fresh.db;
       applied = fresh.fromTemplate ? migrationNames() : prepared;
     } else {
-      const instance = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
+      const instance = new PGlite(dir, await startOptions());
       pglite = instance;
       await instance.waitReady;
       const upToDate = await migrationsUpToDate(

@@ -2,9 +2,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPGlite } from './pglite.ts';
+import { freshPGlite, PGLITE_START_PARAMS, prewarmPGlite, startOptions } from './pglite.ts';
 
 let tmp: string;
 let savedTmpdir: string | undefined;
@@ -53,5 +53,19 @@ describe('freshPGlite with a data folder', () => {
     expect(await count(third.db)).toBe(1);
     await third.db.close();
     expect(prepared).toBe(1);
+  }, 120_000);
+});
+
+describe('prewarmPGlite', () => {
+  it('hands its compiled postgres and file bundle to one start, which runs on them', async () => {
+    prewarmPGlite();
+    const options = await startOptions();
+    expect(options.pgliteWasmModule).toBeInstanceOf(WebAssembly.Module);
+    expect(options.fsBundle).toBeDefined();
+    const db = new PGlite(path.join(tmp, 'prewarmed'), options);
+    expect((await db.query<{ n: number }>('SELECT 41 + 1 AS n')).rows[0]?.n).toBe(42);
+    await db.close();
+    // Used up: a later start reads its own files.
+    expect(await startOptions()).toEqual({ startParams: PGLITE_START_PARAMS });
   }, 120_000);
 });

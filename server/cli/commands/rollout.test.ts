@@ -1,5 +1,5 @@
 // The rollout CLI family end to end, in-process, on an embedded database in a temp folder.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,5 +189,34 @@ describe('harness rollout / runs / show / export / policies', () => {
     const human = await cli('rollout', '--spec', 'toy24:4-7-8-8', '--policy', 'human', '--json');
     expect(human.code).toBe(1);
     expect(human.err).toMatch(/played interactively/);
+  }, 60_000);
+  it('opens the database while it loads, yet a bad flag leaves no folder and a busy one is one line', async () => {
+    const other = path.join(dir, 'other');
+    const at =
+      (c: Config) =>
+      (...argv: string[]) =>
+        runCli(argv, { config: c });
+    const otherCli = at({ ...cfg, DATA_DIR: other });
+    const spec = ['rollout', '--spec', 'toy24:4-7-8-8', '--policy', 'scripted:toy24-exact'];
+    const usage = await otherCli(...spec, '-k', '0');
+    expect(usage).toMatchObject({ code: 2, out: '' });
+    expect(usage.err).toBe('harness: --episodes must be at least 1\n');
+    expect(existsSync(other)).toBe(false);
+    // The folder held by a live process (this one): the open started early fails where the
+    // services are awaited, as one line.
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'pglite.lock'), String(process.pid));
+    const busy = await otherCli(...spec, '--json');
+    expect(busy).toMatchObject({ code: 1, out: '' });
+    expect(busy.err).toMatch(
+      /^harness: the embedded database .* is already open in this process\n$/,
+    );
+    rmSync(path.join(other, 'pglite.lock'));
+    const ok = await otherCli(...spec, '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({
+      status: 'completed',
+      episodes: [{ outcome: 'success' }],
+    });
   }, 60_000);
 });

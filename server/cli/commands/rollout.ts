@@ -55,8 +55,9 @@ export const command: Command = {
     'policy-option': { type: 'string', multiple: true },
     json: { type: 'boolean' },
   },
-  async run({ values, io, services, config }) {
+  async run({ values, io, rolloutServices, openDatabase, config }) {
     const input = launchInput(values);
+    openDatabase?.();
     const local =
       input.queue === 'local' || (!input.queue && !(config.REDIS_URL && config.DATABASE_URL));
     const onEventLoop = local && (await singleEpisode(input));
@@ -67,7 +68,7 @@ export const command: Command = {
       const engine = onEventLoop
         ? (await import('../../rollouts/default-engine.ts')).eventLoopEngine
         : undefined;
-      const { rollouts } = await services(engine ? { engine } : {});
+      const { rollouts } = await rolloutServices(engine ? { engine } : {});
       const { runId } = await rollouts.launchRun(input);
       await followAndReport(rollouts, runId, io, {
         json: flag(values, 'json'),
