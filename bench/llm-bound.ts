@@ -47,6 +47,8 @@ async function startFake(): Promise<Fake> {
   const child = spawn(
     process.execPath,
     [
+      // e.g. LLM_BOUND_FAKE_NODE_ARGS=--cpu-prof to profile the fake server too.
+      ...(process.env.LLM_BOUND_FAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       path.join(ROOT, 'server/policies/testing/fake-openai-server.mjs'),
       '--mode',
       'tools',
