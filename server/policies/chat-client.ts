@@ -1,22 +1,32 @@
 // A thin chat-completions client for the openai policy's hot path: one POST of a JSON body the
-// caller has already serialised, over node:http(s) keep-alive agents shared by every episode of the
-// process, and the reply parsed once. It stands in for the SDK's `chat.completions.create`, which
-// per request builds headers through undici's Headers, an AbortController, log details and a
-// Response; at hundreds of episodes in flight that was a sizable part of a step's CPU
+// caller has already serialised, the reply parsed once. Plain-http endpoints (local servers) go
+// over http1.ts's keep-alive connections, https ones over a node:https keep-alive agent; both are
+// shared by every episode of the process. It stands in for the SDK's `chat.completions.create`,
+// which per request builds headers through undici's Headers, an AbortController, log details and
+// a Response; at hundreds of episodes in flight that was a sizable part of a step's CPU
 // (bench/llm-bound.ts). Errors are the SDK's own classes, built as the SDK builds them (status,
 // body in OpenAI's shape after normalizeErrorBody, headers), so describeLlmError, refusesTools, the
-// retries and the rate-limit gate read them unchanged.
-import http from 'node:http';
+// retries and the rate-limit gate read them unchanged (chat-client.test.ts compares them).
+import type http from 'node:http';
 import https from 'node:https';
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';
+import { Http1Pool } from './http1.ts';
 import { normalizeErrorBody } from './llm-endpoint.ts';
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
-};
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+/** Plain-http endpoints: one pool of keep-alive connections per host:port (http1.ts). */
+const pools = new Map<string, Http1Pool>();
+function poolFor(url: URL): Http1Pool {
+  let pool = pools.get(url.host);
+  if (!pool) {
+    pool = new Http1Pool(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port || 80));
+    pools.set(url.host, pool);
+  }
+  return pool;
+}
 
 export interface ChatClientOptions {
   baseURL: string;
@@ -40,9 +50,9 @@ const looksTimedOut = (error: Error) =>
 
 export class ChatClient {
   private readonly url: URL;
-  private readonly send: typeof http.request;
-  private readonly agent: http.Agent;
   private readonly headers: Record<string, string>;
+  /** Plain http: the pool, and the request's head up to its Content-Length. */
+  private readonly plain: { pool: Http1Pool; head: string } | undefined;
   private readonly timeoutMs: number;
 
   constructor(o: ChatClientOptions) {
@@ -52,8 +62,6 @@ export class ChatClient {
     const protocol = this.url.protocol;
     if (protocol !== 'http:' && protocol !== 'https:')
       throw new Error(`unsupported endpoint protocol ${protocol}`);
-    this.agent = agents[protocol];
-    this.send = protocol === 'https:' ? https.request : http.request;
     this.timeoutMs = o.timeoutMs;
     // What the SDK sends beside its x-stainless-* telemetry (local servers need no key; it wants one).
     this.headers = {
@@ -64,6 +72,15 @@ export class ChatClient {
       ...(process.env.OPENAI_ORG_ID ? { 'openai-organization': process.env.OPENAI_ORG_ID } : {}),
       ...(process.env.OPENAI_PROJECT_ID ? { 'openai-project': process.env.OPENAI_PROJECT_ID } : {}),
     };
+    if (protocol === 'http:') {
+      for (const [k, v] of Object.entries(this.headers))
+        if (/[\r\n]/.test(v)) throw new Error(`invalid character in the ${k} header`);
+      const lines = Object.entries(this.headers).map(([k, v]) => `${k}: ${v}\r\n`);
+      this.plain = {
+        pool: poolFor(this.url),
+        head: `POST ${this.url.pathname}${this.url.search} HTTP/1.1\r\nhost: ${this.url.host}\r\nconnection: keep-alive\r\n${lines.join('')}`,
+      };
+    }
   }
 
   /**
@@ -72,6 +89,7 @@ export class ChatClient {
    * `timeoutMs`, APIConnectionError when the endpoint cannot be reached.
    */
   create(body: string): Promise<ChatCompletion> {
+    if (this.plain) return this.createPlain(this.plain, body);
     const url = this.url;
     return new Promise<ChatCompletion>((resolve, reject) => {
       let settled = false;
@@ -85,7 +103,7 @@ export class ChatClient {
             : new OpenAI.APIConnectionError({ cause: error }),
         );
       };
-      const req = this.send(
+      const req = https.request(
         {
           protocol: url.protocol,
           hostname: url.hostname,
@@ -93,7 +111,7 @@ export class ChatClient {
           path: `${url.pathname}${url.search}`,
           method: 'POST',
           headers: { ...this.headers, 'content-length': Buffer.byteLength(body) },
-          agent: this.agent,
+          agent: httpsAgent,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -128,6 +146,29 @@ export class ChatClient {
       req.on('error', fail);
       req.end(body);
     });
+  }
+
+  private async createPlain(
+    plain: { pool: Http1Pool; head: string },
+    body: string,
+  ): Promise<ChatCompletion> {
+    let reply: Awaited<ReturnType<Http1Pool['request']>>;
+    try {
+      reply = await plain.pool.request(
+        plain.head,
+        body,
+        this.timeoutMs,
+        () => new OpenAI.APIConnectionTimeoutError(),
+      );
+    } catch (error) {
+      if (error instanceof OpenAI.APIError) throw error;
+      throw looksTimedOut(error as Error)
+        ? new OpenAI.APIConnectionTimeoutError()
+        : new OpenAI.APIConnectionError({ cause: error as Error });
+    }
+    const text = reply.body.toString('utf8');
+    if (reply.status >= 200 && reply.status < 300) return JSON.parse(text) as ChatCompletion;
+    throw statusError(reply.status, text, reply.headers);
   }
 }
 
