@@ -11,7 +11,8 @@
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header';
 import { normalizeErrorBody } from './llm-endpoint.ts';
 
 /**
@@ -42,9 +43,8 @@ const looksTimedOut = (error: Error) =>
   /timed? ?out/i.test(String(error) + ('cause' in error ? String(error.cause) : ''));
 
 export class ChatClient {
-  private readonly origin: string;
-  private readonly path: string;
-  private readonly headers: Record<string, string>;
+  /** undici's options for every request of this client, the body aside. */
+  private readonly options: Omit<Dispatcher.DispatchOptions, 'body'>;
   private readonly timeoutMs: number;
 
   constructor(o: ChatClientOptions) {
@@ -53,17 +53,23 @@ export class ChatClient {
     const url = new URL(`${base}${base.endsWith('/') ? '' : '/'}chat/completions`);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new Error(`unsupported endpoint protocol ${url.protocol}`);
-    this.origin = url.origin;
-    this.path = `${url.pathname}${url.search}`;
     this.timeoutMs = o.timeoutMs;
     // What the SDK sends beside its x-stainless-* telemetry (local servers need no key; it wants one).
-    this.headers = {
+    const headers: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/json',
       'user-agent': `OpenAI/JS ${VERSION}`,
       authorization: `Bearer ${o.apiKey ?? 'not-needed'}`,
       ...(process.env.OPENAI_ORG_ID ? { 'openai-organization': process.env.OPENAI_ORG_ID } : {}),
       ...(process.env.OPENAI_PROJECT_ID ? { 'openai-project': process.env.OPENAI_PROJECT_ID } : {}),
+    };
+    this.options = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers,
+      headersTimeout: 0,
+      bodyTimeout: 0,
     };
   }
 
@@ -72,39 +78,92 @@ export class ChatClient {
    * Rejects with the SDK's APIError subclass for an HTTP error, APIConnectionTimeoutError after
    * `timeoutMs`, APIConnectionError when the endpoint cannot be reached or the reply is cut short.
    */
-  async create(body: string): Promise<ChatCompletion> {
-    const abort = new AbortController();
-    const timer = setTimeout(
-      () => abort.abort(new OpenAI.APIConnectionTimeoutError()),
-      this.timeoutMs,
+  create(body: string): Promise<ChatCompletion> {
+    return new Promise<ChatCompletion>((resolve, reject) => {
+      agent.dispatch({ ...this.options, body }, new Exchange(resolve, reject, this.timeoutMs));
+    });
+  }
+}
+
+/**
+ * One request as an undici dispatch handler: the reply's chunks gathered and read whole at its end.
+ * (undici's `request()` would wrap the reply in a Readable stream, an AsyncResource and an
+ * AbortSignal listener per request; with hundreds in flight that was most of a step's CPU.)
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private readonly chunks: Buffer[] = [];
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly resolve: (completion: ChatCompletion) => void,
+    private readonly reject: (error: Error) => void,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => {
+      if (this.settled) return;
+      this.settled = true;
+      const error = new OpenAI.APIConnectionTimeoutError();
+      this.controller?.abort(error);
+      reject(error);
+    }, timeoutMs);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Timed out while waiting for a connection: the request is not sent.
+    if (this.settled) controller.abort(new OpenAI.APIConnectionTimeoutError());
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (status < 200) return; // an interim reply (103 Early Hints): the real one follows
+    this.status = status;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const chunks = this.chunks;
+    const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString(
+      'utf8',
     );
-    let status: number;
-    let text: string;
-    let headers: Record<string, string | string[] | undefined>;
-    try {
-      const reply = await agent.request({
-        origin: this.origin,
-        path: this.path,
-        method: 'POST',
-        headers: this.headers,
-        body,
-        signal: abort.signal,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      status = reply.statusCode;
-      headers = reply.headers;
-      text = await reply.body.text();
-    } catch (error) {
-      if (error instanceof OpenAI.APIError) throw error;
-      throw looksTimedOut(error as Error)
-        ? new OpenAI.APIConnectionTimeoutError()
-        : new OpenAI.APIConnectionError({ cause: error as Error });
-    } finally {
-      clearTimeout(timer);
+    const status = this.status;
+    if (status >= 200 && status < 300) {
+      let completion: ChatCompletion;
+      try {
+        completion = JSON.parse(text) as ChatCompletion;
+      } catch (error) {
+        this.reject(error as Error);
+        return;
+      }
+      this.resolve(completion);
+      return;
     }
-    if (status >= 200 && status < 300) return JSON.parse(text) as ChatCompletion;
-    throw statusError(status, text, headers);
+    this.reject(statusError(status, text, this.headers));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(
+      looksTimedOut(error)
+        ? new OpenAI.APIConnectionTimeoutError()
+        : new OpenAI.APIConnectionError({ cause: error }),
+    );
   }
 }
 
@@ -112,7 +171,7 @@ export class ChatClient {
 function statusError(
   status: number,
   text: string,
-  raw: Record<string, string | string[] | undefined>,
+  raw: IncomingHttpHeaders,
 ): InstanceType<typeof OpenAI.APIError> {
   const headers = new Headers();
   for (const [key, value] of Object.entries(raw)) {
