@@ -1,26 +1,32 @@
 // A thin chat-completions client for the openai policy's hot path: one POST of a JSON body the
-// caller has already serialised, the reply read whole and parsed once. Requests go through one
-// undici Agent (keep-alive connections per origin, as many as requests in flight) shared by every
-// episode of the process, http and https alike. It stands in for the SDK's
-// `chat.completions.create`, which per request builds headers through undici's Headers, log
-// details and a fetch Response; at hundreds of episodes in flight that was a sizable part of a
-// step's CPU (bench/llm-bound.ts). Errors are the SDK's own classes, built as the SDK builds them
-// (status, body in OpenAI's shape after normalizeErrorBody, headers), so describeLlmError,
-// refusesTools, the retries and the rate-limit gate read them unchanged (chat-client.test.ts
-// compares them).
+// caller has already serialised, the reply parsed once. Plain-http endpoints (local servers) go
+// over http1.ts's keep-alive connections, https ones over a node:https keep-alive agent; both are
+// shared by every episode of the process. It stands in for the SDK's `chat.completions.create`,
+// which per request builds headers through undici's Headers, an AbortController, log details and
+// a Response; at hundreds of episodes in flight that was a sizable part of a step's CPU
+// (bench/llm-bound.ts). Errors are the SDK's own classes, built as the SDK builds them (status,
+// body in OpenAI's shape after normalizeErrorBody, headers), so describeLlmError, refusesTools, the
+// retries and the rate-limit gate read them unchanged (chat-client.test.ts compares them).
+import type http from 'node:http';
+import https from 'node:https';
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';
-import { Agent, type Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'undici/types/header';
+import { Http1Pool } from './http1.ts';
 import { normalizeErrorBody } from './llm-endpoint.ts';
 
-/**
- * Keep-alive connections, unbounded per origin (`connections: null`, one request at a time on
- * each): an episode in flight never waits for another's connection. undici's own header and body
- * timeouts are off per request; `timeoutMs` bounds the whole exchange instead.
- */
-const agent = new Agent({ connections: null, pipelining: 1 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+/** Plain-http endpoints: one pool of keep-alive connections per host:port (http1.ts). */
+const pools = new Map<string, Http1Pool>();
+function poolFor(url: URL): Http1Pool {
+  let pool = pools.get(url.host);
+  if (!pool) {
+    pool = new Http1Pool(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port || 80));
+    pools.set(url.host, pool);
+  }
+  return pool;
+}
 
 export interface ChatClientOptions {
   baseURL: string;
@@ -43,19 +49,22 @@ const looksTimedOut = (error: Error) =>
   /timed? ?out/i.test(String(error) + ('cause' in error ? String(error.cause) : ''));
 
 export class ChatClient {
-  /** undici's options for every request of this client, the body aside. */
-  private readonly options: Omit<Dispatcher.DispatchOptions, 'body'>;
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+  /** Plain http: the pool, and the request's head up to its Content-Length. */
+  private readonly plain: { pool: Http1Pool; head: string } | undefined;
   private readonly timeoutMs: number;
 
   constructor(o: ChatClientOptions) {
     // As the SDK joins base URL and path: one slash between them.
     const base = o.baseURL;
-    const url = new URL(`${base}${base.endsWith('/') ? '' : '/'}chat/completions`);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new Error(`unsupported endpoint protocol ${url.protocol}`);
+    this.url = new URL(`${base}${base.endsWith('/') ? '' : '/'}chat/completions`);
+    const protocol = this.url.protocol;
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw new Error(`unsupported endpoint protocol ${protocol}`);
     this.timeoutMs = o.timeoutMs;
     // What the SDK sends beside its x-stainless-* telemetry (local servers need no key; it wants one).
-    const headers: Record<string, string> = {
+    this.headers = {
       accept: 'application/json',
       'content-type': 'application/json',
       'user-agent': `OpenAI/JS ${VERSION}`,
@@ -63,107 +72,103 @@ export class ChatClient {
       ...(process.env.OPENAI_ORG_ID ? { 'openai-organization': process.env.OPENAI_ORG_ID } : {}),
       ...(process.env.OPENAI_PROJECT_ID ? { 'openai-project': process.env.OPENAI_PROJECT_ID } : {}),
     };
-    this.options = {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    };
+    if (protocol === 'http:') {
+      for (const [k, v] of Object.entries(this.headers))
+        if (/[\r\n]/.test(v)) throw new Error(`invalid character in the ${k} header`);
+      const lines = Object.entries(this.headers).map(([k, v]) => `${k}: ${v}\r\n`);
+      this.plain = {
+        pool: poolFor(this.url),
+        head: `POST ${this.url.pathname}${this.url.search} HTTP/1.1\r\nhost: ${this.url.host}\r\nconnection: keep-alive\r\n${lines.join('')}`,
+      };
+    }
   }
 
   /**
    * POSTs `body` (a chat-completions request as JSON text) and resolves with the completion.
    * Rejects with the SDK's APIError subclass for an HTTP error, APIConnectionTimeoutError after
-   * `timeoutMs`, APIConnectionError when the endpoint cannot be reached or the reply is cut short.
+   * `timeoutMs`, APIConnectionError when the endpoint cannot be reached.
    */
   create(body: string): Promise<ChatCompletion> {
+    if (this.plain) return this.createPlain(this.plain, body);
+    const url = this.url;
     return new Promise<ChatCompletion>((resolve, reject) => {
-      agent.dispatch({ ...this.options, body }, new Exchange(resolve, reject, this.timeoutMs));
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(
+          looksTimedOut(error)
+            ? new OpenAI.APIConnectionTimeoutError()
+            : new OpenAI.APIConnectionError({ cause: error }),
+        );
+      };
+      const req = https.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: { ...this.headers, 'content-length': Buffer.byteLength(body) },
+          agent: httpsAgent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', fail);
+          res.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))?.toString(
+              'utf8',
+            );
+            const status = res.statusCode ?? 502;
+            if (status >= 200 && status < 300) {
+              try {
+                resolve(JSON.parse(text ?? '') as ChatCompletion);
+              } catch (error) {
+                reject(error);
+              }
+              return;
+            }
+            reject(statusError(status, text ?? '', res.headers));
+          });
+        },
+      );
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        req.destroy();
+        reject(new OpenAI.APIConnectionTimeoutError());
+      }, this.timeoutMs);
+      req.on('error', fail);
+      req.end(body);
     });
   }
-}
 
-/**
- * One request as an undici dispatch handler: the reply's chunks gathered and read whole at its end.
- * (undici's `request()` would wrap the reply in a Readable stream, an AsyncResource and an
- * AbortSignal listener per request; with hundreds in flight that was most of a step's CPU.)
- */
-class Exchange implements Dispatcher.DispatchHandler {
-  private readonly chunks: Buffer[] = [];
-  private status = 0;
-  private headers: IncomingHttpHeaders = {};
-  private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    private readonly resolve: (completion: ChatCompletion) => void,
-    private readonly reject: (error: Error) => void,
-    timeoutMs: number,
-  ) {
-    this.timer = setTimeout(() => {
-      if (this.settled) return;
-      this.settled = true;
-      const error = new OpenAI.APIConnectionTimeoutError();
-      this.controller?.abort(error);
-      reject(error);
-    }, timeoutMs);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    // Timed out while waiting for a connection: the request is not sent.
-    if (this.settled) controller.abort(new OpenAI.APIConnectionTimeoutError());
-  }
-
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    status: number,
-    headers: IncomingHttpHeaders,
-  ): void {
-    if (status < 200) return; // an interim reply (103 Early Hints): the real one follows
-    this.status = status;
-    this.headers = headers;
-  }
-
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    const chunks = this.chunks;
-    const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString(
-      'utf8',
-    );
-    const status = this.status;
-    if (status >= 200 && status < 300) {
-      let completion: ChatCompletion;
-      try {
-        completion = JSON.parse(text) as ChatCompletion;
-      } catch (error) {
-        this.reject(error as Error);
-        return;
-      }
-      this.resolve(completion);
-      return;
-    }
-    this.reject(statusError(status, text, this.headers));
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    this.reject(
-      looksTimedOut(error)
+  private async createPlain(
+    plain: { pool: Http1Pool; head: string },
+    body: string,
+  ): Promise<ChatCompletion> {
+    let reply: Awaited<ReturnType<Http1Pool['request']>>;
+    try {
+      reply = await plain.pool.request(
+        plain.head,
+        body,
+        this.timeoutMs,
+        () => new OpenAI.APIConnectionTimeoutError(),
+      );
+    } catch (error) {
+      if (error instanceof OpenAI.APIError) throw error;
+      throw looksTimedOut(error as Error)
         ? new OpenAI.APIConnectionTimeoutError()
-        : new OpenAI.APIConnectionError({ cause: error }),
-    );
+        : new OpenAI.APIConnectionError({ cause: error as Error });
+    }
+    const text = reply.body.toString('utf8');
+    if (reply.status >= 200 && reply.status < 300) return JSON.parse(text) as ChatCompletion;
+    throw statusError(reply.status, text, reply.headers);
   }
 }
 
@@ -171,7 +176,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 function statusError(
   status: number,
   text: string,
-  raw: IncomingHttpHeaders,
+  raw: http.IncomingHttpHeaders,
 ): InstanceType<typeof OpenAI.APIError> {
   const headers = new Headers();
   for (const [key, value] of Object.entries(raw)) {
