@@ -8,7 +8,8 @@
 // few claims and records of episodes in it. CPU per step is the process's (all of it: PGlite too
 // when embedded) over the window; memory is the live heap (embedded, after a forced GC) or RSS
 // growth over the idle process, per in-flight episode. The fake server shares the machine: under
-// load it answers late too ("a step took"). `npx tsx bench/llm-bound.ts` runs it alone.
+// load it answers late too ("a step took"). `npx tsx bench/llm-bound.ts` runs it alone;
+// LLM_BOUND_POINTS=256 measures only those embedded points, LLM_BOUND_ONLY=embedded|bullmq one half.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,6 +47,8 @@ async function startFake(): Promise<Fake> {
   const child = spawn(
     process.execPath,
     [
+      // e.g. LLM_BOUND_FAKE_NODE_ARGS=--cpu-prof to profile the fake server too.
+      ...(process.env.LLM_BOUND_FAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       path.join(ROOT, 'server/policies/testing/fake-openai-server.mjs'),
       '--mode',
       'tools',
@@ -122,6 +125,8 @@ interface Point {
   cpuMsPerStep: number;
   /** In-flight ÷ throughput: the latency the episodes saw, the fake server's lateness included. */
   seenLatencyMs: number;
+  /** CPU of the fake server per step in the window (it shares the machine). */
+  fakeCpuMsPerStep: number;
   /** Live heap growth per in-flight episode (this process only). */
   heapMbPerEpisode?: number;
 }
@@ -167,6 +172,7 @@ async function point(
   }
   const w0 = performance.now();
   const cpu0 = cpuMs(pid);
+  const fakeCpu0 = cpuMs(fake.child.pid);
   const a0 = s.answered;
   const samples: { inFlight: number; rss: number }[] = [];
   while (performance.now() - w0 < (STEPS - 2) * LATENCY_MS) {
@@ -177,6 +183,7 @@ async function point(
   const steps = s.answered - a0;
   const seconds = (performance.now() - w0) / 1000;
   const cpu = cpuMs(pid) - cpu0;
+  const fakeCpu = cpuMs(fake.child.pid) - fakeCpu0;
   const heap = idleHeap === undefined ? undefined : liveHeapMb();
   const summary = await rollouts.getRunSummary(runId);
   await rollouts.cancelRun(runId);
@@ -189,6 +196,7 @@ async function point(
     seenInFlight,
     stepsPerS,
     cpuMsPerStep: cpu / Math.max(1, steps),
+    fakeCpuMsPerStep: fakeCpu / Math.max(1, steps),
     seenLatencyMs: (1000 * inFlight) / Math.max(1, stepsPerS),
     efficiency: stepsPerS / (inFlight / (LATENCY_MS / 1000)),
     rssMbPerEpisode: (Math.max(...samples.map((x) => x.rss)) - idleRss) / inFlight,
@@ -218,7 +226,7 @@ async function warmUp(
 }
 
 const describePoint = (p: Point) =>
-  `${p.inFlight} asked: ${p.seenInFlight.toFixed(0)} waiting at the server, ${p.stepsPerS.toFixed(0)} steps/s of ${(p.inFlight / (LATENCY_MS / 1000)).toFixed(0)} ideal (a step took ${p.seenLatencyMs.toFixed(0)} ms), CPU ${p.cpuMsPerStep.toFixed(2)} ms/step, RSS +${p.rssMbPerEpisode.toFixed(2)} MB/episode${p.heapMbPerEpisode !== undefined ? `, heap +${p.heapMbPerEpisode.toFixed(3)} MB/episode` : ''}`;
+  `${p.inFlight} asked: ${p.seenInFlight.toFixed(0)} waiting at the server, ${p.stepsPerS.toFixed(0)} steps/s of ${(p.inFlight / (LATENCY_MS / 1000)).toFixed(0)} ideal (a step took ${p.seenLatencyMs.toFixed(0)} ms), CPU ${p.cpuMsPerStep.toFixed(2)} ms/step (fake server ${p.fakeCpuMsPerStep.toFixed(2)}), RSS +${p.rssMbPerEpisode.toFixed(2)} MB/episode${p.heapMbPerEpisode !== undefined ? `, heap +${p.heapMbPerEpisode.toFixed(3)} MB/episode` : ''}`;
 
 async function embedded(fake: Fake): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-llm-bound-'));
@@ -236,7 +244,8 @@ async function embedded(fake: Fake): Promise<BenchRow[]> {
     // Warm-up: bridge, policy, SDK and database paths loaded once.
     await warmUp(rollouts, fake, run, 'local');
     const points: Point[] = [];
-    for (const n of [64, 256, 512, 1024]) {
+    const only = process.env.LLM_BOUND_POINTS?.split(',').map(Number);
+    for (const n of only ?? [64, 256, 512, 1024]) {
       const p = await point(rollouts, fake, run, n, 'local');
       points.push(p);
       console.log(`  embedded: ${describePoint(p)}`);
@@ -350,7 +359,11 @@ async function bullmq(fake: Fake): Promise<BenchRow[]> {
 export async function benchLlmBound(): Promise<BenchRow[]> {
   const fake = await startFake();
   try {
-    return [...(await embedded(fake)), ...(await bullmq(fake))];
+    const only = process.env.LLM_BOUND_ONLY;
+    return [
+      ...(only === 'bullmq' ? [] : await embedded(fake)),
+      ...(only === 'embedded' ? [] : await bullmq(fake)),
+    ];
   } finally {
     fake.child.kill('SIGTERM');
   }

@@ -1,9 +1,11 @@
 // The openai policy's modes against the fake server: auto's fallback to ReAct text (a vLLM without
 // a tool-call parser, a model that answers in text), the ReAct reply rules, reasoning, usage and
 // the server's own words in errors.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Json } from '../../bridges/core/types.ts';
 import { householdBridge } from '../../bridges/household/index.ts';
+import { ChatClient } from './chat-client.ts';
+import type { OpenAISession } from './openai.ts';
 import { openaiPolicy } from './openai-policy.ts';
 import {
   type ChatRequestBody,
@@ -241,5 +243,69 @@ describe('mode react', () => {
     expect(system(a)).toContain('My example: > look');
     expect(system(a)).not.toContain('Example 1.');
     expect(system(b)).not.toContain('Examples of solved tasks');
+  });
+});
+
+describe('the request body', () => {
+  it('is, byte for byte, JSON.stringify of the request at every step, in both modes, across a fallback', async () => {
+    fake = await startFakeOpenAI([
+      { toolCalls: [{ name: 'act', arguments: { command: 'go to cabinet 1' } }], content: 'hm' },
+      {
+        toolCalls: [
+          { name: 'act', arguments: { command: 'open cabinet 1' } },
+          { name: 'act', arguments: { command: 'look' } },
+        ],
+        reasoning: 'two at once',
+      },
+      { content: '' },
+      { content: 'Thought: try the counter.\nAction: go to countertop 1' },
+      { content: '<think>again</think>\nAction: look' },
+    ]);
+    const options = { keepReasoning: true, maxTokens: 64, temperature: 0.2 };
+    const session = (await openaiPolicy('m').start(
+      context(fake.url, options),
+    )) as unknown as OpenAISession;
+    // What the SDK was handed before: the request as an object, which it sent as JSON.stringify.
+    const expected = (mode: 'tools' | 'react') =>
+      JSON.stringify({
+        model: 'm',
+        messages: session.messages(mode),
+        ...(mode === 'tools'
+          ? {
+              tools: householdBridge.tools().map((t) => ({ type: 'function', function: t })),
+              tool_choice: 'auto',
+            }
+          : {}),
+        temperature: 0.2,
+        seed: 0,
+        max_tokens: 64,
+      });
+    // Each body as it is sent, and what it should be at that moment.
+    const sent: [string, string][] = [];
+    const create = ChatClient.prototype.create;
+    const spy = vi.spyOn(ChatClient.prototype, 'create').mockImplementation(function (
+      this: ChatClient,
+      body: string,
+    ) {
+      sent.push([body, expected(session.report().llm?.mode === 'react' ? 'react' : 'tools')]);
+      return create.call(this, body);
+    });
+    try {
+      for (const text of ['start', 'at cabinet 1', 'cabinet open', 'nothing', 'at countertop 1']) {
+        await session.act({ text }, info);
+        // Told in either mode (the turn just answered included), the bytes are the same.
+        for (const mode of ['tools', 'react'] as const)
+          expect(session.requestBody(mode)).toBe(expected(mode));
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sent.length).toBe(5);
+    for (const [body, want] of sent) expect(body).toBe(want);
+    expect(fake.chatRequests().map((r) => JSON.stringify(r))).toEqual(sent.map(([b]) => b));
+    // The fourth reply is an action line: the fifth request speaks ReAct.
+    expect(sent[3]?.[0]).toContain('"tools":');
+    expect(sent[4]?.[0]).not.toContain('"tools":');
+    expect(session.report?.().llm).toMatchObject({ mode: 'react', switchedAt: 3 });
   });
 });

@@ -8,11 +8,14 @@
 // What the model gets wrong is the agent's fault (an invalid action); what the network or server gets
 // wrong is not (retried, then PolicyInfraError with the server's own words). Each decision carries
 // the request's token usage and the reply's reasoning (contracts/llm.ts).
-// This module is the session, loaded with the SDK when an episode starts one; the registry's part
-// (descriptor) is openai-policy.ts, its options openai-options.ts.
+// This module is the session, loaded with the SDK (its error classes) when an episode starts one;
+// requests go through chat-client.ts, not the SDK's client, and their bodies are serialised a turn
+// at a time (requestBody). The registry's part (descriptor) is openai-policy.ts, its options
+// openai-options.ts.
 
 import OpenAI from 'openai';
 import type {
+  ChatCompletion,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
@@ -22,13 +25,8 @@ import type { Action, JsonObject, Observation, StepInfo } from '../../bridges/co
 import type { SpokenMode, StepLlm, TokenUsage } from '../../contracts/llm.ts';
 import { capText } from '../../contracts/text.ts';
 import { config } from '../config.ts';
-import {
-  describeLlmError,
-  llmClient,
-  refusesTools,
-  splitReasoning,
-  usageOf,
-} from './llm-endpoint.ts';
+import { ChatClient, type ChatClientOptions } from './chat-client.ts';
+import { describeLlmError, refusesTools, splitReasoning, usageOf } from './llm-endpoint.ts';
 import { type EndpointGate, gateFor, throughGate } from './llm-gate.ts';
 import { knownFallback, modeKey, shareFallback } from './llm-mode.ts';
 import type { OpenAIOptions } from './openai-options.ts';
@@ -48,22 +46,22 @@ import {
   type PolicyReport,
 } from './types.ts';
 
-const clients = new Map<string, OpenAI>();
+const clients = new Map<string, ChatClient>();
 
-/** One SDK client per endpoint and settings: episodes at once share it instead of building their own. */
-function sharedClient(o: {
-  baseURL: string;
-  apiKey: string | undefined;
-  timeoutMs: number;
-}): OpenAI {
+/** One client per endpoint and settings: episodes at once share it instead of building their own. */
+function sharedClient(o: ChatClientOptions): ChatClient {
   const key = JSON.stringify([o.baseURL, o.apiKey ?? '', o.timeoutMs]);
   let client = clients.get(key);
   if (!client) {
-    client = llmClient(o);
+    client = new ChatClient(o);
     clients.set(key, client);
   }
   return client;
 }
+
+/** `,"key":<value as JSON>`, or nothing for undefined (as JSON.stringify leaves such a key out). */
+const field = (key: string, value: unknown) =>
+  value === undefined ? '' : `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
 
 /** The endpoint refused the request's tools: auto mode speaks ReAct instead. */
 class ToolsRefused extends Error {}
@@ -88,7 +86,7 @@ const thinkAction = (thought: string, textTool: PolicyContext['textTool']): Acti
     : { name: 'think', args: { thought } };
 
 export class OpenAISession implements AgentSession {
-  private readonly client: OpenAI;
+  private readonly client: ChatClient;
   private readonly gate: EndpointGate;
   private readonly tools: ChatCompletionTool[];
   private readonly toolNames: Set<string>;
@@ -100,6 +98,13 @@ export class OpenAISession implements AgentSession {
   private switchedAt: number | null = null;
   private inherited = false;
   private readonly promptsDir: string | undefined;
+  /** The tools as sent, serialised once. */
+  private toolsJson: string | undefined;
+  /**
+   * Per mode, the request's messages serialised so far: the system message, and each finished
+   * turn's messages (a turn is finished once the next one began: its reply no longer changes).
+   */
+  private readonly wire: Partial<Record<SpokenMode, { system: string; turns: string[] }>> = {};
 
   constructor(
     private readonly model: string,
@@ -224,39 +229,80 @@ export class OpenAISession implements AgentSession {
   }
 
   /** The conversation so far, told in the mode of the next request. */
-  private messages(mode: SpokenMode): ChatCompletionMessageParam[] {
-    const out: ChatCompletionMessageParam[] = [
+  messages(mode: SpokenMode): ChatCompletionMessageParam[] {
+    return [
       { role: 'system', content: this.systemPrompt(mode) },
+      ...this.turns.flatMap((_, i) => this.turnMessages(i, mode)),
     ];
-    let calls: ChatCompletionMessageToolCall[] = [];
-    for (const turn of this.turns) {
-      if (mode === 'tools' && calls.length > 0) {
-        // Every tool call of the previous turn gets its tool message, or the protocol is broken.
-        for (const [k, c] of calls.entries()) {
-          out.push({
-            role: 'tool',
-            tool_call_id: c.id,
-            content:
-              k === 0
-                ? turn.observation
-                : `Ignored: only the first tool call of a turn is executed (this was ${c.type === 'function' ? c.function.name : c.type}).`,
-          });
-        }
-      } else {
-        out.push({ role: 'user', content: turn.observation });
+  }
+
+  /** The messages turn `i` adds to the conversation, told in `mode`. */
+  private turnMessages(i: number, mode: SpokenMode): ChatCompletionMessageParam[] {
+    const turn = this.turns[i] as Turn;
+    const out: ChatCompletionMessageParam[] = [];
+    const before = this.turns[i - 1]?.reply?.toolCalls;
+    const calls = mode === 'tools' && before && before.length > 0 ? before : [];
+    if (calls.length > 0) {
+      // Every tool call of the previous turn gets its tool message, or the protocol is broken.
+      for (const [k, c] of calls.entries()) {
+        out.push({
+          role: 'tool',
+          tool_call_id: c.id,
+          content:
+            k === 0
+              ? turn.observation
+              : `Ignored: only the first tool call of a turn is executed (this was ${c.type === 'function' ? c.function.name : c.type}).`,
+        });
       }
-      calls = [];
-      if (!turn.reply) continue;
-      const content = this.echo(turn.reply, mode);
-      if (mode === 'tools' && turn.reply.toolCalls && turn.reply.toolCalls.length > 0) {
-        // Echo only the protocol fields: some compatible servers reject extras such as `refusal`.
-        out.push({ role: 'assistant', content: content || null, tool_calls: turn.reply.toolCalls });
-        calls = turn.reply.toolCalls;
-      } else {
-        out.push({ role: 'assistant', content: content || (mode === 'tools' ? null : '…') });
-      }
+    } else {
+      out.push({ role: 'user', content: turn.observation });
+    }
+    if (!turn.reply) return out;
+    const content = this.echo(turn.reply, mode);
+    if (mode === 'tools' && turn.reply.toolCalls && turn.reply.toolCalls.length > 0) {
+      // Echo only the protocol fields: some compatible servers reject extras such as `refusal`.
+      out.push({ role: 'assistant', content: content || null, tool_calls: turn.reply.toolCalls });
+    } else {
+      out.push({ role: 'assistant', content: content || (mode === 'tools' ? null : '…') });
     }
     return out;
+  }
+
+  /**
+   * The request body as JSON text, byte for byte what JSON.stringify makes of
+   * `{model, messages: this.messages(mode), tools, tool_choice, temperature, seed, max_tokens}`;
+   * the system message, the tools and the finished turns are serialised once, not at every step.
+   */
+  requestBody(mode: SpokenMode): string {
+    let wire = this.wire[mode];
+    if (!wire) {
+      wire = {
+        system: JSON.stringify({ role: 'system', content: this.systemPrompt(mode) }),
+        turns: [],
+      };
+      this.wire[mode] = wire;
+    }
+    let messages = wire.system;
+    const last = this.turns.length - 1;
+    for (let i = 0; i <= last; i++) {
+      let part = wire.turns[i];
+      if (part === undefined) {
+        part = this.turnMessages(i, mode)
+          .map((m) => JSON.stringify(m))
+          .join(',');
+        if (i < last) wire.turns[i] = part;
+      }
+      messages += `,${part}`;
+    }
+    let body = `{"model":${JSON.stringify(this.model)},"messages":[${messages}]`;
+    if (mode === 'tools') {
+      this.toolsJson ??= JSON.stringify(this.tools);
+      body += `,"tools":${this.toolsJson}${field('tool_choice', this.options.toolChoice satisfies ChatCompletionToolChoiceOption)}`;
+    }
+    body += field('temperature', this.temperature);
+    if (this.options.sendSeed) body += field('seed', this.context.seed);
+    if (this.options.maxTokens) body += field('max_tokens', this.options.maxTokens);
+    return `${body}}`;
   }
 
   // ─────────────────────────────── acting ───────────────────────────────
@@ -385,17 +431,14 @@ export class OpenAISession implements AgentSession {
 
   /** One completion in the current mode; auto mode falls back to ReAct when tools are refused. */
   private async request(): Promise<{
-    completion: OpenAI.Chat.Completions.ChatCompletion;
+    completion: ChatCompletion;
     mode: SpokenMode;
     usage: TokenUsage | undefined;
   }> {
     for (;;) {
       const mode = this.mode;
       try {
-        const completion = await this.complete(
-          this.messages(mode),
-          mode === 'tools' ? this.tools : undefined,
-        );
+        const completion = await this.complete(this.requestBody(mode), mode === 'tools');
         return { completion, mode, usage: usageOf(completion) };
       } catch (error) {
         if (!(error instanceof ToolsRefused)) throw error;
@@ -404,32 +447,15 @@ export class OpenAISession implements AgentSession {
     }
   }
 
-  private async complete(
-    messages: ChatCompletionMessageParam[],
-    tools: ChatCompletionTool[] | undefined,
-  ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  private async complete(body: string, tools: boolean): Promise<ChatCompletion> {
     const { maxRetries, retryBaseMs, retryMaxMs } = this.options;
     let lastError: unknown;
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       try {
-        return await throughGate(
-          this.gate,
-          () =>
-            this.client.chat.completions.create({
-              model: this.model,
-              messages,
-              ...(tools
-                ? {
-                    tools,
-                    tool_choice: this.options.toolChoice satisfies ChatCompletionToolChoiceOption,
-                  }
-                : {}),
-              temperature: this.temperature,
-              ...(this.options.sendSeed ? { seed: this.context.seed } : {}),
-              ...(this.options.maxTokens ? { max_tokens: this.options.maxTokens } : {}),
-            }),
-          { runId: this.context.runId, patienceMs: this.options.rateLimitPatienceMs },
-        );
+        return await throughGate(this.gate, () => this.client.create(body), {
+          runId: this.context.runId,
+          patienceMs: this.options.rateLimitPatienceMs,
+        });
       } catch (error) {
         lastError = error;
         if (tools && this.options.mode === 'auto' && refusesTools(error)) {
