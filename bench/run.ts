@@ -1,6 +1,13 @@
 // `npm run bench`: every measured figure of the product in one run, so ratios compare like with like.
 // Each part lives beside its subject (bench/<part>.ts) and returns rows; this file prints them.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Each part runs in a process of its own (this file again, with BENCH_PART set): a part that
+// measures its process's CPU (llm-bound, rollouts) must not count what earlier parts left behind
+// — their heap, threads and timers (llm-bound's efficiency at 256: 0.86 after the other parts in
+// one process, 0.95 alone, same minutes).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type BenchRow, loadNow } from './row.ts';
 
 type Part = { title: string; load: () => Promise<() => Promise<BenchRow[]>> };
@@ -53,14 +60,47 @@ function slug(part: string, name: string): string {
   return `${words(part)}.${words(name)}`;
 }
 
+/** In a part's own process: runs it and writes its rows (load stamped) to BENCH_ROWS. */
+async function runPart(title: string, out: string): Promise<never> {
+  const part = parts.find((p) => p.title === title);
+  if (!part) throw new Error(`no bench part ${title}`);
+  const rows = await (await part.load())();
+  const load = loadNow();
+  writeFileSync(out, JSON.stringify(rows.map((r) => ({ ...r, load: r.load ?? load }))));
+  process.exit(0);
+}
+
+/** Runs one part in a child process (its output shown as it comes) and returns its rows. */
+async function partRows(title: string): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-part-'));
+  const out = path.join(dir, 'rows.json');
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [...process.execArgv, process.argv[1] ?? ''], {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_PART: title, BENCH_ROWS: out },
+      });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`bench part "${title}" exited with ${code}`);
+    // JSON has no NaN (a figure a part could not measure): it comes back as null.
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as BenchRow[];
+    return rows.map((r) => ({ ...r, value: r.value ?? Number.NaN }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_PART) await runPart(process.env.BENCH_PART, process.env.BENCH_ROWS ?? '');
+
 const only = process.argv.slice(2);
 const started = performance.now();
 const all: (BenchRow & { id: string; load: number; part: string })[] = [];
 for (const part of parts) {
   if (only.length > 0 && !only.some((o) => part.title.includes(o))) continue;
   console.log(`\n## ${part.title}`);
-  const run = await part.load();
-  const rows = await run();
+  const rows = await partRows(part.title);
   const load = loadNow();
   for (const row of rows) {
     const full = {
