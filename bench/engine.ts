@@ -2,6 +2,8 @@
 // Stage + Contract (3 sandboxed hooks) + Chain on household, measured in one run on the same
 // transitions, and the per-episode sandbox set-up cost. `npx tsx bench/engine.ts` runs it alone.
 import os from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import type { Action, Json } from '../bridges/core/types.ts';
 import {
@@ -27,11 +29,14 @@ import {
 import { type BenchRow, measured } from './row.ts';
 
 // Rounds interleave the stacks; more of them steady the medians on a shared, busy machine.
-const ROUNDS = 9;
+const ROUNDS = 25;
 const IDENTITY_HOOKS = `export function filterAction(action, state) { return action; }
 export function modifyTransition(action, result, state) { return result; }
 export function filterObservation(observation, state) { return observation; }`;
 const EPISODES_PER_ROUND = 40;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -219,9 +224,10 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const noHooks: Round[] = [];
   const identityHooks: Round[] = [];
   const rules: Round[] = [];
-  // The order turns every round: a round pays for garbage the round before it left (the sandboxed
-  // hooks leave the most), so a fixed order charged it to the same stack every time (the rules, a
-  // few µs, measured 0.2 to 8 µs depending on what ran before them).
+  // Each round starts on a collected heap, and the order turns every round: a round paid for the
+  // garbage the round before it left (the sandboxed hooks leave the most), so a fixed order charged
+  // it to the same stack every time (the rules, a few µs, measured 0.2 to 8 µs depending on what
+  // ran before them).
   const kinds: (() => Promise<void>)[] = [
     async () => void raw.push(await rawRound(scene, commands)),
     async () => void harnessed.push(await harnessRound(full, scene, commands)),
@@ -230,7 +236,10 @@ export async function benchEngine(): Promise<BenchRow[]> {
     async () => void rules.push(await harnessRound(declarative, scene, commands)),
   ];
   for (let r = 0; r < ROUNDS; r++) {
-    for (let j = 0; j < kinds.length; j++) await kinds[(j + r) % kinds.length]?.();
+    for (let j = 0; j < kinds.length; j++) {
+      gc();
+      await kinds[(j + r) % kinds.length]?.();
+    }
   }
   await full.close();
   await bare.close();
@@ -242,9 +251,14 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const fullUs = m(harnessed, 'stepUs');
   const bareUs = m(noHooks, 'stepUs');
   const hooksUs = fullUs - bareUs;
-  const hooksCpuUs = m(harnessed, 'stepCpuUs') - m(noHooks, 'stepCpuUs');
-  const identityCpuUs = m(identityHooks, 'stepCpuUs') - m(noHooks, 'stepCpuUs');
-  const rulesCpuUs = m(rules, 'stepCpuUs') - m(noHooks, 'stepCpuUs');
+  // What a stack adds over the same stack without a Contract: the median of the rounds' own
+  // differences, each between two runs of the same round (the machine's speed drifts between rounds
+  // by more than the rules cost, which made a difference of medians swing from 3 to 8 µs).
+  const added = (rounds: Round[]) =>
+    median(rounds.map((x, r) => x.stepCpuUs - (noHooks[r] as Round).stepCpuUs));
+  const hooksCpuUs = added(harnessed);
+  const identityCpuUs = added(identityHooks);
+  const rulesCpuUs = added(rules);
   // The least disturbed round: on a shared machine the minimum approximates the uncontended cost.
   const best = (rounds: Round[], key: keyof Round) => Math.min(...rounds.map((r) => r[key]));
   const hooksBestUs = best(harnessed, 'stepCpuUs') - best(noHooks, 'stepCpuUs');
