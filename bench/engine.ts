@@ -2,9 +2,9 @@
 // Stage + Contract (3 sandboxed hooks) + Chain on household, measured in one run on the same
 // transitions, and the per-episode sandbox set-up cost. `npx tsx bench/engine.ts` runs it alone.
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { pathToFileURL } from 'node:url';
 import type { Action, Json } from '../bridges/core/types.ts';
 import {
   type HouseholdStateView,
