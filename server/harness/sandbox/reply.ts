@@ -87,11 +87,10 @@ export function actionStrings(action: Json): [string, string, string] | undefine
   return [name, key, value];
 }
 
-/**
- * A step result without its info, as resultPart's 'R' reads it, in strings of their own:
- * [JSON of the reward, terminated and truncated as 0/1, the observation's text]; else undefined.
- */
-export function resultStrings(rest: Json): [string, string, string] | undefined {
+/** A step result without its info of the plain shape (an observation { text } only, a finite reward). */
+function plainResult(
+  rest: Json,
+): { text: string; reward: number; terminated: boolean; truncated: boolean } | undefined {
   if (!isRecord(rest) || !keysAre(rest, ['observation', 'reward', 'terminated', 'truncated'])) {
     return undefined;
   }
@@ -103,12 +102,21 @@ export function resultStrings(rest: Json): [string, string, string] | undefined 
     typeof reward === 'number' &&
     Number.isFinite(reward) &&
     typeof terminated === 'boolean' &&
-    typeof truncated === 'boolean' &&
-    cSafe(observation.text)
+    typeof truncated === 'boolean'
   ) {
-    return [JSON.stringify(reward), `${terminated ? 1 : 0}${truncated ? 1 : 0}`, observation.text];
+    return { text: observation.text, reward, terminated, truncated };
   }
   return undefined;
+}
+
+/**
+ * A step result without its info, as resultPart's 'R' reads it, in strings of their own:
+ * [JSON of the reward, terminated and truncated as 0/1, the observation's text]; else undefined.
+ */
+export function resultStrings(rest: Json): [string, string, string] | undefined {
+  const r = plainResult(rest);
+  if (!r || !cSafe(r.text)) return undefined;
+  return [JSON.stringify(r.reward), `${r.terminated ? 1 : 0}${r.truncated ? 1 : 0}`, r.text];
 }
 
 /** An observation { text } (the only key) as 'O' + its raw text, else 'J' + JSON. */
@@ -136,20 +144,9 @@ export function argPart(arg: Json): string {
  * hold \u0001 (the guest cuts at the first one).
  */
 export function resultPart(rest: Json): string {
-  if (isRecord(rest) && keysAre(rest, ['observation', 'reward', 'terminated', 'truncated'])) {
-    const { observation, reward, terminated, truncated } = rest;
-    if (
-      isRecord(observation) &&
-      typeof observation.text === 'string' &&
-      keysAre(observation, ['text']) &&
-      typeof reward === 'number' &&
-      Number.isFinite(reward) &&
-      typeof terminated === 'boolean' &&
-      typeof truncated === 'boolean' &&
-      !NOT_RAW_LAST.test(observation.text)
-    ) {
-      return `R${JSON.stringify(reward)},${terminated ? 1 : 0}${truncated ? 1 : 0}\u0001${observation.text}`;
-    }
+  const r = plainResult(rest);
+  if (r && !NOT_RAW_LAST.test(r.text)) {
+    return `R${JSON.stringify(r.reward)},${r.terminated ? 1 : 0}${r.truncated ? 1 : 0}\u0001${r.text}`;
   }
   return `J${JSON.stringify(rest)}`;
 }
