@@ -32,6 +32,9 @@ interface View {
   contents: string[];
 }
 
+/** The verbs of the commands that name what is held (inferFromAdmissible's pattern). */
+const HELD_VERB = /^(?:move|put|heat|cool|clean) /;
+
 const APPLIANCE: Record<'clean' | 'heat' | 'cool', string> = {
   clean: 'sinkbasin',
   heat: 'microwave',
@@ -154,7 +157,7 @@ export class HouseholdAgent implements AgentSession {
       const nextTo = /next to it, you see (.+?)\.\s*$/im.exec(text)?.[1];
       if (nextTo) for (const o of parseList(nextTo)) near.add(o);
       for (const c of this.admissible ?? []) {
-        const used = /^use (.+)$/.exec(c)?.[1];
+        const used = argumentOf(c, 'use ');
         if (used) near.add(used);
       }
       this.nearby.set(here, [...near]);
@@ -215,14 +218,26 @@ export class HouseholdAgent implements AgentSession {
   private inferFromAdmissible(): void {
     const list = this.admissible;
     if (!list || this.order.length === 0) return;
-    const goTargets = new Set(
-      list.map((c) => /^go to (.+)$/.exec(c)?.[1]).filter((x) => x !== undefined),
-    );
+    // Every step reads the whole list: each pattern is tried only on the commands that start
+    // with its verb (a cheap test), which is most of this method's cost otherwise.
+    const goTargets = new Set<string>();
+    for (const c of list) {
+      const target = argumentOf(c, 'go to ');
+      if (target !== undefined) goTargets.add(target);
+    }
     if (goTargets.size > 0) {
-      const missing = this.order.filter((r) => !goTargets.has(r));
-      if (missing.length === 1 && missing[0] !== this.location) this.location = missing[0];
+      // The one receptacle of the room we cannot `go to` (none or several: nothing to infer).
+      let missing: string | undefined;
+      let count = 0;
+      for (const r of this.order) {
+        if (goTargets.has(r)) continue;
+        missing = r;
+        if (++count > 1) break;
+      }
+      if (count === 1 && missing !== this.location) this.location = missing;
     }
     for (const c of list) {
+      if (!HELD_VERB.test(c)) continue;
       const held = /^(?:move (.+?) to |put (.+?) in\/on |(?:heat|cool|clean) (.+?) with )/.exec(c);
       const name = held?.[1] ?? held?.[2] ?? held?.[3];
       if (name) {
@@ -321,11 +336,11 @@ export class HouseholdAgent implements AgentSession {
   private decidePlace(goal: HouseholdGoal): Next {
     const target = goal.receptacle ?? '';
     const need = goal.kind === 'pick2' ? 2 : 1;
-    const inTarget = (o: string, r: string) => typeOf(r) === target && typeOf(o) === goal.object;
-    const placed = [...this.views.entries()].reduce(
-      (n, [r, v]) => n + v.contents.filter((o) => inTarget(o, r)).length,
-      0,
-    );
+    let placed = 0;
+    for (const [r, v] of this.views) {
+      if (typeOf(r) !== target) continue;
+      for (const o of v.contents) if (typeOf(o) === goal.object) placed++;
+    }
     const holding = this.holding;
     if (placed >= need && !holding) return { giveUp: 'the goal looks complete' };
 
@@ -390,7 +405,10 @@ export class HouseholdAgent implements AgentSession {
 
   private placeForms(object: string, r: string): string[] {
     const re = new RegExp(`^(?:move|put) ${escapeRe(object)} (?:to|in|on|in/on) ${escapeRe(r)}$`);
-    const admissible = this.admissible?.filter((c) => re.test(c)) ?? [];
+    const admissible =
+      this.admissible?.filter(
+        (c) => (c.startsWith('move ') || c.startsWith('put ')) && re.test(c),
+      ) ?? [];
     const forms = [...admissible, `move ${object} to ${r}`, `put ${object} in/on ${r}`];
     return [...new Set(forms)].filter((c) => this.allowed(c));
   }
@@ -426,8 +444,11 @@ export class HouseholdAgent implements AgentSession {
   private known(type: string): { object: string; receptacle: string }[] {
     const out: { object: string; receptacle: string }[] = [];
     for (const r of this.order) {
-      const here = [...(this.views.get(r)?.contents ?? []), ...(this.nearby.get(r) ?? [])];
-      for (const o of new Set(here)) if (typeOf(o) === type) out.push({ object: o, receptacle: r });
+      const contents = this.views.get(r)?.contents;
+      const near = this.nearby.get(r);
+      if (!contents?.length && !near?.length) continue;
+      const here = near?.length ? new Set([...(contents ?? []), ...near]) : new Set(contents);
+      for (const o of here) if (typeOf(o) === type) out.push({ object: o, receptacle: r });
     }
     return out;
   }
@@ -470,6 +491,15 @@ export class HouseholdAgent implements AgentSession {
     return !this.failedPatterns.has(pattern(command));
   }
 }
+
+/** What follows `verb` in `command`: the capture of /^<verb>(.+)$/, without the regex. */
+function argumentOf(command: string, verb: string): string | undefined {
+  if (!command.startsWith(verb) || command.length === verb.length) return undefined;
+  const rest = command.slice(verb.length);
+  return LINE_BREAK.test(rest) ? undefined : rest;
+}
+/** What `.` does not match. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 function pattern(command: string): string {
   return command

@@ -54,9 +54,19 @@ export function isNothingHappens(text: string): boolean {
   return /^\s*nothing happens\.?\s*$/i.test(text);
 }
 
+/** Types by name: an episode asks for the same few dozen names at every step. */
+const types = new Map<string, string>();
+
 /** Object type of a name: `mug 2` -> `mug`. */
 export function typeOf(name: string): string {
-  return name.replace(/\s+\d+$/, '').replace(/\s+/g, '');
+  let type = types.get(name);
+  if (type === undefined) {
+    type = name.replace(/\s+\d+$/, '').replace(/\s+/g, '');
+    // Names come from environment text: a bounded cache, not one entry per string ever seen.
+    if (types.size >= 4096) types.clear();
+    types.set(name, type);
+  }
+  return type;
 }
 
 /** Object state flags from `examine <o>` text ("This is a hot and clean mug 1."). */
