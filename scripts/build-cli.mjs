@@ -94,8 +94,16 @@ const QUERY_COMPILER = 'query_compiler_fast_bg.postgresql.wasm';
 const QUERY_COMPILER_BASE64 = `@prisma/client/runtime/${QUERY_COMPILER}-base64.mjs`;
 const BASE64_LOADER = `    const { wasm } = await import("${QUERY_COMPILER_BASE64}")
     return await decodeBase64AsWasm(wasm)`;
-const BINARY_LOADER = `    const { readFile } = await import('node:fs/promises')
-    return await WebAssembly.compile(await readFile(new URL('./${QUERY_COMPILER}', import.meta.url)))`;
+const BINARY_LOADER = `    return await __queryCompilerModule()`;
+const EARLY_COMPILE = `
+let __queryCompiler
+function __queryCompilerModule() {
+  __queryCompiler ??= import('node:fs/promises').then(async ({ readFile }) =>
+    WebAssembly.compile(await readFile(new URL('./${QUERY_COMPILER}', import.meta.url))))
+  return __queryCompiler
+}
+void __queryCompilerModule().catch(() => undefined)
+`;
 
 /**
  * The generated client gets Prisma's query compiler from a 4.5 MB JavaScript module holding it as
@@ -111,7 +119,10 @@ const binaryQueryCompiler = {
       async (args) => {
         const text = await readFile(args.path, 'utf8');
         if (!text.includes(BASE64_LOADER) || text.includes('import.meta.url')) return undefined;
-        return { contents: text.replace(BASE64_LOADER, BINARY_LOADER), loader: 'ts' };
+        return {
+          contents: text.replace(BASE64_LOADER, BINARY_LOADER) + EARLY_COMPILE,
+          loader: 'ts',
+        };
       },
     );
   },

@@ -38,6 +38,7 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
       queue: 'local',
       concurrency: 2,
     });
+    expect(await rollouts.runPlan(runId)).toEqual({ episodesTotal: 6, queue: 'local' });
     const summary = await rollouts.waitForRun(runId);
     expect(summary.status).toBe('completed');
     expect(summary.episodesDone).toBe(6);
@@ -240,6 +241,11 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     expect(after.status).toBe('cancelled');
     expect(after.episodesDone).toBeLessThan(30);
     expect(after.counts.queued).toBeGreaterThan(0);
+  });
+
+  it('says which run it does not know', async () => {
+    const rollouts = use(counterEngine());
+    await expect(rollouts.runPlan('no-such-run')).rejects.toThrow("run 'no-such-run' not found");
   });
 
   it('refuses bad input before writing anything', async () => {

@@ -393,6 +393,16 @@ export class Rollouts {
     return reads.getRunSummary(this.db, runId);
   }
 
+  /** A run's size and queue: what a follower shows before the first episode ends (one row read). */
+  async runPlan(runId: string): Promise<{ episodesTotal: number; queue: 'local' | 'bullmq' }> {
+    const run = await this.db.run.findUnique({
+      where: { id: runId },
+      select: { episodesTotal: true, queue: true },
+    });
+    if (!run) throw new NotFoundError(`run '${runId}' not found`);
+    return run;
+  }
+
   listRuns(options?: Parameters<typeof reads.listRuns>[1]) {
     return reads.listRuns(this.db, options);
   }

@@ -196,8 +196,8 @@ async function follow(
   runId: string,
   io: CliIO | undefined,
 ): Promise<RunSummary> {
-  const initial = await rollouts.getRunSummary(runId);
   if (!io) return rollouts.waitForRun(runId);
+  const initial = await rollouts.runPlan(runId);
   io.err(`run ${runId}: ${initial.episodesTotal} episodes on ${initial.queue}\n`);
   if (initial.queue === 'bullmq')
     io.err('waiting for workers (start them with `harness worker`)\n');
