@@ -6,7 +6,8 @@
 // a Response; at hundreds of episodes in flight that was a sizable part of a step's CPU
 // (bench/llm-bound.ts). Errors are the SDK's own classes, built as the SDK builds them (status,
 // body in OpenAI's shape after normalizeErrorBody, headers), so describeLlmError, refusesTools, the
-// retries and the rate-limit gate read them unchanged (chat-client.test.ts compares them).
+// retries and the rate-limit gate read them unchanged (chat-client.test.ts compares them, and
+// chat-client-https.test.ts over https).
 import type http from 'node:http';
 import https from 'node:https';
 import OpenAI from 'openai';
