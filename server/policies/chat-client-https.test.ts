@@ -5,10 +5,10 @@
 // every answer must match.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClient } from './chat-client.ts';
 import { llmClient } from './llm-endpoint.ts';
+import { answer, COMPLETION, outcome, params } from './testing/chat-replies.ts';
 
 const KEY = `-----BEGIN PRIVATE KEY-----
 MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQglO39MiEQtyW7aqAZ
@@ -29,31 +29,8 @@ zj0EAwIDSQAwRgIhAP7QNlllgsd4cxYz+INHTY4LBMte7FXrrfz3WzAcpSFAAiEA
 -----END CERTIFICATE-----
 `;
 
-const COMPLETION = {
-  id: 'c1',
-  object: 'chat.completion',
-  created: 0,
-  model: 'm',
-  choices: [
-    { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'héllo ✓' } },
-  ],
-  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-};
-
-const ROUTES: Record<string, { status: number; body: string; headers?: Record<string, string> }> = {
-  ok: { status: 200, body: JSON.stringify(COMPLETION) },
-  limited: {
-    status: 429,
-    body: '{"error":{"message":"slow down"}}',
-    headers: { 'retry-after': '2', 'retry-after-ms': '1500' },
-  },
-  html: {
-    status: 502,
-    body: '<html>502 Bad Gateway</html>',
-    headers: { 'content-type': 'text/html' },
-  },
-  detail: { status: 401, body: '{"detail":"bad key"}' },
-};
+/** The reply shapes checked over https (chat-client.test.ts checks every one over http). */
+const SHAPES = ['ok', 'limited', 'html', 'detail'];
 
 let server: Server;
 let base: string;
@@ -64,11 +41,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests += 1;
-      const model = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string }).model;
-      if (model === 'hang') return;
-      const r = ROUTES[model] ?? ROUTES.ok;
-      res.writeHead(r?.status ?? 200, { 'content-type': 'application/json', ...r?.headers });
-      res.end(r?.body);
+      answer(Buffer.concat(chunks).toString('utf8'), res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,27 +52,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
-
-const params = (model: string) => ({
-  model,
-  messages: [{ role: 'user' as const, content: 'say "hi" — ünïcode' }],
-});
-
-async function outcome(p: Promise<unknown>) {
-  try {
-    return { value: await p };
-  } catch (error) {
-    const e = error as InstanceType<typeof OpenAI.APIError>;
-    return {
-      class: e.constructor.name,
-      message: e.message,
-      status: e.status,
-      error: e.error,
-      retryAfter: e.headers?.get('retry-after') ?? null,
-      retryAfterMs: e.headers?.get('retry-after-ms') ?? null,
-    };
-  }
-}
 
 const sdk = (model: string, timeoutMs = 5000) =>
   outcome(llmClient({ baseURL: base, timeoutMs }).chat.completions.create(params(model)));
@@ -116,16 +68,13 @@ describe('ChatClient over https', () => {
     expect(requests).toBe(before);
   });
 
-  it.each(Object.keys(ROUTES))(
-    'answers %s as the SDK does once the certificate is trusted',
-    async (model) => {
-      process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-      const ours = await thin(model);
-      expect(ours).toEqual(await sdk(model));
-      if (model === 'ok') expect(ours).toEqual({ value: COMPLETION });
-      else expect(ours).toHaveProperty('class');
-    },
-  );
+  it.each(SHAPES)('answers %s as the SDK does once the certificate is trusted', async (model) => {
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const ours = await thin(model);
+    expect(ours).toEqual(await sdk(model));
+    if (model === 'ok') expect(ours).toEqual({ value: COMPLETION });
+    else expect(ours).toHaveProperty('class');
+  });
 
   it('times out as the SDK does, on a kept-alive connection too', async () => {
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';

@@ -3,46 +3,10 @@
 // timeout, a refused connection) comes back as the same value or the same error.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClient } from './chat-client.ts';
 import { llmClient } from './llm-endpoint.ts';
-
-const COMPLETION = {
-  id: 'c1',
-  object: 'chat.completion',
-  created: 0,
-  model: 'm',
-  choices: [
-    { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'héllo ✓' } },
-  ],
-  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-};
-
-/** How the server answers a request for model `<route>`. */
-const ROUTES: Record<string, { status: number; body: string; headers?: Record<string, string> }> = {
-  ok: { status: 200, body: JSON.stringify(COMPLETION) },
-  vllm: {
-    status: 400,
-    body: '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice","type":"BadRequestError","param":null,"code":400}',
-  },
-  openai: {
-    status: 400,
-    body: '{"error":{"message":"context too long","type":"invalid_request_error","code":"ctx"}}',
-  },
-  limited: {
-    status: 429,
-    body: '{"error":{"message":"slow down"}}',
-    headers: { 'retry-after': '2', 'retry-after-ms': '1500' },
-  },
-  html: {
-    status: 502,
-    body: '<html>502 Bad Gateway</html>',
-    headers: { 'content-type': 'text/html' },
-  },
-  empty: { status: 503, body: '' },
-  detail: { status: 401, body: '{"detail":"bad key"}' },
-};
+import { answer, outcome, params, ROUTES } from './testing/chat-replies.ts';
 
 let server: Server;
 let base: string;
@@ -54,11 +18,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       seen.push({ body, headers: req.headers, url: req.url });
-      const model = (JSON.parse(body) as { model: string }).model;
-      if (model === 'hang') return;
-      const r = ROUTES[model] ?? ROUTES.ok;
-      res.writeHead(r?.status ?? 200, { 'content-type': 'application/json', ...r?.headers });
-      res.end(r?.body);
+      answer(body, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,30 +28,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
-
-const params = (model: string) => ({
-  model,
-  messages: [{ role: 'user' as const, content: 'say "hi" — ünïcode' }],
-  temperature: 0.3,
-  seed: 7,
-});
-
-/** What a call resolved with, or what it threw, in comparable terms. */
-async function outcome(p: Promise<unknown>) {
-  try {
-    return { value: await p };
-  } catch (error) {
-    const e = error as InstanceType<typeof OpenAI.APIError>;
-    return {
-      class: e.constructor.name,
-      message: e.message,
-      status: e.status,
-      error: e.error,
-      retryAfter: e.headers?.get('retry-after') ?? null,
-      retryAfterMs: e.headers?.get('retry-after-ms') ?? null,
-    };
-  }
-}
 
 describe('ChatClient', () => {
   it('sends what the SDK sends (body bytes, path, key and content headers)', async () => {
