@@ -44,15 +44,59 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** The agent's commands: look around a little, then the oracle's plan from the post-set-up state. */
+/**
+ * The agent's commands: look around a little, then the oracle's plan from where that leaves it —
+ * the paper's episode played through: the mug leg succeeds and the Chain moves on to the potato.
+ */
 async function agentCommands(scene: MugScene): Promise<Action[]> {
+  const env = await householdBridge.create();
+  await env.reset({ taskId: scene.taskId, seed: scene.seed });
+  for (const a of scene.setup) await env.step(a);
+  for (const command of WARMUP(scene)) await env.step(act(command));
+  const plan = oraclePlan(env.getEnvState() as unknown as HouseholdStateView);
+  await env.close();
+  return [...WARMUP(scene), ...plan].map(act);
+}
+
+/**
+ * A failing agent's commands: the same look-around, then the plan as it stood before it (its
+ * first moves assume the agent never left the cabinet), so that several steps answer "Nothing
+ * happens." — the path where modifyTransition copies the step's info to add its hint — and one is
+ * blocked. This was agentCommands' workload until 2026-12-03, by mistake.
+ */
+async function failingCommands(scene: MugScene): Promise<Action[]> {
   const env = await householdBridge.create();
   await env.reset({ taskId: scene.taskId, seed: scene.seed });
   for (const a of scene.setup) await env.step(a);
   const plan = oraclePlan(env.getEnvState() as unknown as HouseholdStateView);
   await env.close();
-  const warmup = ['look', 'inventory', `examine ${scene.hideIn}`, 'go to sinkbasin 1', 'look'];
-  return [...warmup, ...plan].map(act);
+  return [...WARMUP(scene), ...plan].map(act);
+}
+
+const WARMUP = (scene: MugScene) => [
+  'look',
+  'inventory',
+  `examine ${scene.hideIn}`,
+  'go to sinkbasin 1',
+  'look',
+];
+
+/** What a workload does under the paper's stack, read from one play of it (for the notes). */
+async function playOnce(harness: Harness, scene: MugScene, commands: Action[]): Promise<string> {
+  await harness.reset({ seed: scene.seed });
+  let hints = 0;
+  let blocked = 0;
+  let legDone: number | undefined;
+  for (const [i, a] of commands.entries()) {
+    const { info } = await harness.step(a);
+    const h = info.harness as { blocked?: string; legs?: { success?: boolean }[] } | undefined;
+    if (info.hint !== undefined) hints++;
+    if (h?.blocked !== undefined) blocked++;
+    if (legDone === undefined && h?.legs?.[0]?.success) legDone = i + 1;
+  }
+  const mug =
+    legDone === undefined ? 'the mug leg unfinished' : `the mug leg done at step ${legDone}`;
+  return `${commands.length} steps: ${hints} "Nothing happens." with a hint, ${blocked} blocked, ${mug}`;
 }
 
 interface Round {
@@ -199,6 +243,7 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const scene = await findMugScene();
   const potato = await potatoTaskId();
   const commands = await agentCommands(scene);
+  const failing = await failingCommands(scene);
   const full = await createHarness(mugSpec(scene, potato), {
     bridges: bridgesFromConfig(config()),
   });
@@ -219,11 +264,17 @@ export async function benchEngine(): Promise<BenchRow[]> {
   await harnessRound(bare, scene, commands);
   await harnessRound(identity, scene, commands);
   await harnessRound(declarative, scene, commands);
+  await harnessRound(full, scene, failing);
+  await harnessRound(bare, scene, failing);
+  const played = await playOnce(full, scene, commands);
+  const playedFailing = await playOnce(full, scene, failing);
   const raw: Round[] = [];
   const harnessed: Round[] = [];
   const noHooks: Round[] = [];
   const identityHooks: Round[] = [];
   const rules: Round[] = [];
+  const failingHarnessed: Round[] = [];
+  const failingBare: Round[] = [];
   // Each round starts on a collected heap, and the order turns every round: a round paid for the
   // garbage the round before it left (the sandboxed hooks leave the most), so a fixed order charged
   // it to the same stack every time (the rules, a few µs, measured 0.2 to 8 µs depending on what
@@ -234,6 +285,8 @@ export async function benchEngine(): Promise<BenchRow[]> {
     async () => void noHooks.push(await harnessRound(bare, scene, commands)),
     async () => void identityHooks.push(await harnessRound(identity, scene, commands)),
     async () => void rules.push(await harnessRound(declarative, scene, commands)),
+    async () => void failingHarnessed.push(await harnessRound(full, scene, failing)),
+    async () => void failingBare.push(await harnessRound(bare, scene, failing)),
   ];
   for (let r = 0; r < ROUNDS; r++) {
     for (let j = 0; j < kinds.length; j++) {
@@ -254,9 +307,10 @@ export async function benchEngine(): Promise<BenchRow[]> {
   // What a stack adds over the same stack without a Contract: the median of the rounds' own
   // differences, each between two runs of the same round (the machine's speed drifts between rounds
   // by more than the rules cost, which made a difference of medians swing from 3 to 8 µs).
-  const added = (rounds: Round[]) =>
-    median(rounds.map((x, r) => x.stepCpuUs - (noHooks[r] as Round).stepCpuUs));
+  const added = (rounds: Round[], without = noHooks) =>
+    median(rounds.map((x, r) => x.stepCpuUs - (without[r] as Round).stepCpuUs));
   const hooksCpuUs = added(harnessed);
+  const failingCpuUs = added(failingHarnessed, failingBare);
   const identityCpuUs = added(identityHooks);
   const rulesCpuUs = added(rules);
   // The least disturbed round: on a shared machine the minimum approximates the uncontended cost.
@@ -293,7 +347,14 @@ export async function benchEngine(): Promise<BenchRow[]> {
       name: 'added by the 3 sandboxed hooks (CPU time)',
       value: hooksCpuUs,
       unit: 'µs/step',
-      note: `target <= 60 µs: ${verdict(hooksCpuUs, 60)} (CPU time is less inflated by a busy machine)`,
+      note: `target <= 60 µs: ${verdict(hooksCpuUs, 60)} (CPU time is less inflated by a busy machine); the paper's episode played through: ${played}`,
+    }),
+    measured({
+      id: 'engine.hooks3_failing.added_cpu_us',
+      name: 'added by the 3 sandboxed hooks, a failing agent (CPU time)',
+      value: failingCpuUs,
+      unit: 'µs/step',
+      note: `${playedFailing} (a hint copies the step's info inside the sandbox); the workload of the line above until 2026-12-03, by mistake: its plan assumed the agent had not moved`,
     }),
     {
       name: 'added by the 3 sandboxed hooks (CPU, best round)',
