@@ -45,41 +45,23 @@ function median(xs: number[]): number {
 }
 
 /**
- * The agent's commands: look around a little, then the oracle's plan from where that leaves it —
- * the paper's episode played through: the mug leg succeeds and the Chain moves on to the potato.
+ * The agent's commands: look around a little, then the oracle's plan. `planned: 'after'` plans
+ * from where the look-around leaves the agent — the paper's episode played through: the mug leg
+ * succeeds and the Chain moves on to the potato. `planned: 'before'` plans from the cabinet, as if
+ * the agent had not moved — a failing agent: several steps answer "Nothing happens." (the path
+ * where modifyTransition copies the step's info to add its hint) and one is blocked. The latter was
+ * the goal row's workload until 2026-12-03, by mistake.
  */
-async function agentCommands(scene: MugScene): Promise<Action[]> {
+async function agentCommands(scene: MugScene, planned: 'before' | 'after'): Promise<Action[]> {
+  const lookAround = ['look', 'inventory', `examine ${scene.hideIn}`, 'go to sinkbasin 1', 'look'];
   const env = await householdBridge.create();
   await env.reset({ taskId: scene.taskId, seed: scene.seed });
   for (const a of scene.setup) await env.step(a);
-  for (const command of WARMUP(scene)) await env.step(act(command));
+  if (planned === 'after') for (const command of lookAround) await env.step(act(command));
   const plan = oraclePlan(env.getEnvState() as unknown as HouseholdStateView);
   await env.close();
-  return [...WARMUP(scene), ...plan].map(act);
+  return [...lookAround, ...plan].map(act);
 }
-
-/**
- * A failing agent's commands: the same look-around, then the plan as it stood before it (its
- * first moves assume the agent never left the cabinet), so that several steps answer "Nothing
- * happens." — the path where modifyTransition copies the step's info to add its hint — and one is
- * blocked. This was agentCommands' workload until 2026-12-03, by mistake.
- */
-async function failingCommands(scene: MugScene): Promise<Action[]> {
-  const env = await householdBridge.create();
-  await env.reset({ taskId: scene.taskId, seed: scene.seed });
-  for (const a of scene.setup) await env.step(a);
-  const plan = oraclePlan(env.getEnvState() as unknown as HouseholdStateView);
-  await env.close();
-  return [...WARMUP(scene), ...plan].map(act);
-}
-
-const WARMUP = (scene: MugScene) => [
-  'look',
-  'inventory',
-  `examine ${scene.hideIn}`,
-  'go to sinkbasin 1',
-  'look',
-];
 
 /** What a workload does under the paper's stack, read from one play of it (for the notes). */
 async function playOnce(harness: Harness, scene: MugScene, commands: Action[]): Promise<string> {
@@ -242,8 +224,8 @@ async function sandboxCosts(scene: MugScene, potato: string): Promise<SandboxCos
 export async function benchEngine(): Promise<BenchRow[]> {
   const scene = await findMugScene();
   const potato = await potatoTaskId();
-  const commands = await agentCommands(scene);
-  const failing = await failingCommands(scene);
+  const commands = await agentCommands(scene, 'after');
+  const failing = await agentCommands(scene, 'before');
   const full = await createHarness(mugSpec(scene, potato), {
     bridges: bridgesFromConfig(config()),
   });
