@@ -2,6 +2,7 @@
 // (data-modifying CTEs over JSON-encoded rows). See recorder.ts for the exactly-once rules.
 import { Prisma } from '../db/generated/client.ts';
 import { type Db, pgliteOf } from '../db/index.ts';
+import { runBound } from '../db/pglite-bound.ts';
 
 // Rows travel as one JSON parameter, read with jsonb_to_recordset: parsed once into jsonb, each
 // jsonb column is then a slice of it. json_to_recordset re-parsed every jsonb column from its text,
@@ -213,9 +214,10 @@ export function recordBatchSql(b: Batch): Prisma.Sql {
 
 /**
  * Runs a batch's statements in one transaction; the last one is recordBatchSql, whose outcome is
- * returned. On PGlite they go to the instance itself: a raw query through Prisma serialises its
- * parameters to JSON and parses them back, and a batch's rows are one large JSON parameter — that
- * round trip cost more CPU than the insert. Same SQL, same transaction, same results.
+ * returned. On PGlite they go to the instance itself, in one exchange (db/pglite-bound.ts): a raw
+ * query through Prisma serialises its parameters to JSON and parses them back, and a batch's rows
+ * are one large JSON parameter — that round trip cost more CPU than the insert. Same SQL, same
+ * transaction, same results.
  */
 export async function runBatch(
   db: Db,
@@ -226,9 +228,9 @@ export async function runBatch(
     try {
       return await runOnPGlite(lite, statements);
     } catch (error) {
-      // A prepared statement dropped behind our back (DEALLOCATE): prepare it again, once. The
+      // A prepared statement dropped behind our back (DEALLOCATE): prepared again, once. The
       // batch's transaction failed whole, and every write of it is a compare-and-set.
-      if ((error as { code?: string }).code !== '26000' || !prepared.delete(lite)) throw error;
+      if ((error as { code?: string }).code !== '26000') throw error;
       return await runOnPGlite(lite, statements);
     }
   }
@@ -246,71 +248,19 @@ async function runOnPGlite(
 ): Promise<BatchOutcome | undefined> {
   const last = statements[statements.length - 1];
   if (!last) return undefined;
-  // Prepared before the transaction starts: PREPARE is not undone by a rollback anyway.
-  const execute = await preparedCall(lite, last);
-  const run = async (q: Pick<Lite, 'query' | 'exec'>) => {
-    for (const st of statements.slice(0, -1)) await q.query(st.text, st.values);
-    if (execute) return ((await q.exec(execute))[0]?.rows as BatchOutcome[] | undefined)?.[0];
-    return (await q.query<BatchOutcome>(last.text, last.values)).rows[0];
-  };
-  return statements.length === 1 ? run(lite) : lite.transaction(run);
-}
-
-// The batch statement is planned once per PGlite instance, not at every write: PREPARE'd (a few
-// texts: with and without claims, claims only) and run by EXECUTE. Planning the statement's CTEs
-// was about a quarter of a write's CPU (2–3 ms of 9 for a batch of three episodes), and one
-// simple-protocol message replaces the parse/describe/bind/describe/execute round trips of a
-// parameterised query. EXECUTE takes no bind parameters, so the values go in as literals.
-const prepared = new WeakMap<Lite, Map<string, Promise<string>>>();
-let preparedCount = 0;
-
-/** `EXECUTE name(literals…)` for the statement, preparing it first; undefined: not expressible. */
-async function preparedCall(lite: Lite, st: Prisma.Sql): Promise<string | undefined> {
-  const args: string[] = [];
-  for (const v of st.values) {
-    const l = sqlLiteral(v);
-    if (l === undefined) return undefined;
-    args.push(l);
+  // The batch statement (the last) is planned once per PGlite instance, not at every write:
+  // planning its CTEs was about a quarter of a write's CPU (2–3 ms of 9 for three episodes).
+  const rows = await runBound(
+    lite,
+    statements.map((st) => ({ text: st.text, values: st.values, prepare: st === last })),
+  );
+  if (rows) {
+    const row = rows[0];
+    return row && { claimed: JSON.parse(row.claimed ?? '[]'), won: JSON.parse(row.won ?? '[]') };
   }
-  let names = prepared.get(lite);
-  if (!names) {
-    names = new Map();
-    prepared.set(lite, names);
-  }
-  let name = names.get(st.text);
-  if (!name) {
-    const n = `recorder_batch_${++preparedCount}`;
-    name = lite.exec(`PREPARE ${n} AS ${st.text}`).then(() => n);
-    names.set(st.text, name);
-    name.catch(() => names.delete(st.text));
-  }
-  return `EXECUTE ${await name}(${args.join(', ')})`;
-}
-
-/**
- * A value as an SQL literal the prepared statement's parameter types coerce, like a bind parameter
- * (strings dollar-quoted: nothing inside is escaped or depends on standard_conforming_strings).
- */
-export function sqlLiteral(v: unknown): string | undefined {
-  if (v === null) return 'NULL';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : undefined;
-  if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'string') {
-    if (v.includes('\0')) return undefined;
-    let tag = '$r$';
-    for (let i = 0; v.includes(tag) || v.endsWith(tag.slice(0, -1)); i++) tag = `$r${i}$`;
-    return `${tag}${v}${tag}`;
-  }
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "'{}'";
-    const items: string[] = [];
-    for (const x of v) {
-      if (typeof x !== 'string') return undefined;
-      const l = sqlLiteral(x);
-      if (l === undefined) return undefined;
-      items.push(l);
-    }
-    return `ARRAY[${items.join(', ')}]`;
-  }
-  return undefined;
+  // A value no text parameter carries: the same statements through PGlite's own queries.
+  return lite.transaction(async (tx) => {
+    for (const st of statements.slice(0, -1)) await tx.query(st.text, st.values);
+    return (await tx.query<BatchOutcome>(last.text, last.values)).rows[0];
+  });
 }
