@@ -4,7 +4,7 @@
 // and one Sync, so they run as one implicit transaction. PGlite's own query() measures a
 // parameter's UTF-8 length in a JavaScript loop and copies it through a buffer grown in steps, and
 // the form used before (EXECUTE with the values written as literals) made PostgreSQL's scanner read
-// every byte once more: the recorder's write costs about 10% less CPU this way (bench notes).
+// every byte once more: the recorder's write costs about 10% less CPU this way (rollouts/README.md).
 import type { PGlite } from '@electric-sql/pglite';
 
 export interface BoundStatement {
