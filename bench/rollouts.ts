@@ -52,17 +52,18 @@ async function timedRun(rollouts: Rollouts, input: LaunchRunInput) {
 }
 
 /**
- * Interleaved runs of several kinds, so that a change in the machine's load hits all of them. An
- * unmeasured round goes first: the first run of hook code in a pool thread compiles QuickJS's wasm
- * and the hooks (about 50 ms a thread, a sixth of a 30-episode run), which a served studio has
- * long done.
+ * Interleaved runs of several kinds, so that a change in the machine's load hits all of them, with
+ * each kind's rate per round (compare kinds round by round: runs next to each other see the same
+ * machine, and this one's speed drifts by tens of percent within a minute). An unmeasured round goes
+ * first: the first run of hook code in a pool thread compiles QuickJS's wasm and the hooks (about
+ * 50 ms a thread, a sixth of a 30-episode run), which a served studio has long done.
  */
 async function alternate(
   rollouts: Rollouts,
   inputs: LaunchRunInput[],
   rounds: number,
-): Promise<{ rate: number; steps: number; n: number }[]> {
-  const sums = inputs.map(() => ({ seconds: 0, n: 0, steps: 0 }));
+): Promise<{ rate: number; steps: number; n: number; perRound: number[] }[]> {
+  const sums = inputs.map(() => ({ seconds: 0, n: 0, steps: 0, perRound: [] as number[] }));
   for (const input of inputs) await timedRun(rollouts, input);
   for (let r = 0; r < rounds; r++) {
     for (const [i, input] of inputs.entries()) {
@@ -71,9 +72,21 @@ async function alternate(
       sum.seconds += seconds;
       sum.n += summary.episodesDone;
       sum.steps += (summary.metrics.meanSteps ?? 0) * summary.episodesDone;
+      sum.perRound.push(summary.episodesDone / seconds);
     }
   }
-  return sums.map((x) => ({ rate: x.n / x.seconds, steps: x.steps / x.n, n: x.n }));
+  return sums.map((x) => ({
+    rate: x.n / x.seconds,
+    steps: x.steps / x.n,
+    n: x.n,
+    perRound: x.perRound,
+  }));
+}
+
+/** The median, over rounds, of one kind's rate over another's in the same round. */
+function medianRatio(a: { perRound: number[] }, b: { perRound: number[] }): number {
+  const ratios = a.perRound.map((x, i) => x / (b.perRound[i] ?? Number.NaN)).sort((p, q) => p - q);
+  return ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
 }
 
 /**
@@ -202,7 +215,7 @@ async function embedded(): Promise<BenchRow[]> {
         { ...same, spec: specs.overhead, taskIds: task },
         { ...same, spec: specs.mug, taskIds: task },
       ],
-      2,
+      5,
     );
     if (!raw || !harnessed || !mug) throw new Error('no harnessed comparison');
     return [
@@ -232,15 +245,15 @@ async function embedded(): Promise<BenchRow[]> {
       {
         id: 'rollouts.harnessed_over_raw',
         name: 'harnessed (Stage + Contract, 3 code hooks) / raw household episodes/s',
-        value: harnessed.rate / raw.rate,
+        value: medianRatio(harnessed, raw),
         unit: 'x',
-        note: `target >= 0.6; ${harnessed.n} + ${raw.n} episodes alternated on one task and start state; a Stage and 3 hooks that leave the agent the same task, so both play the same episodes (mean steps ${harnessed.steps.toFixed(1)} harnessed, ${raw.steps.toFixed(1)} raw): harnessed ${harnessed.rate.toFixed(0)}/s, raw ${raw.rate.toFixed(0)}/s`,
+        note: `target >= 0.6; the median of ${harnessed.perRound.length} rounds' ratios (${harnessed.perRound.map((x, i) => (x / (raw.perRound[i] ?? Number.NaN)).toFixed(2)).join(', ')}); ${harnessed.n} + ${raw.n} episodes alternated on one task and start state; a Stage and 3 hooks that leave the agent the same task, so both play the same episodes (mean steps ${harnessed.steps.toFixed(1)} harnessed, ${raw.steps.toFixed(1)} raw): harnessed ${harnessed.rate.toFixed(0)}/s, raw ${raw.rate.toFixed(0)}/s`,
         load: harnessLoad,
       },
       {
         id: 'rollouts.harnessed_mug_over_raw',
         name: "the paper's Stage + Contract (mug hidden, two sentences) / raw household episodes/s",
-        value: mug.rate / raw.rate,
+        value: medianRatio(mug, raw),
         unit: 'x',
         note: `a harder task by design: ${mug.steps.toFixed(1)} steps against ${raw.steps.toFixed(1)} raw, ${mug.rate.toFixed(0)}/s against ${raw.rate.toFixed(0)}/s; steps/s ratio ${((mug.rate * mug.steps) / (raw.rate * raw.steps)).toFixed(2)} (the harness's cost per step)`,
         load: harnessLoad,
