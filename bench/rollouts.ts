@@ -1,6 +1,7 @@
 // Rollout throughput: (1) household runs of 500 episodes with a scripted policy on the embedded
 // stack (PGlite in a folder, IsolatedPool workers, trajectories persisted), their rate and CPU per
-// episode over all threads (the median of three runs, main thread apart), and a harnessed (Stage + Contract) run against a raw one on the same task; (2) the
+// episode over all threads (the median of three runs, main thread apart), and a harnessed
+// (Stage + Contract) run against a raw one on the same task; (2) the
 // same kind of run through BullMQ on the local Redis + a throw-away PostgreSQL database, with 1 and
 // then 2 `harness worker` processes: the ratio, the CPU per episode of each part (workers, the
 // database's backends, Redis, the producer) and the ceiling those give with the parts on separate
@@ -83,10 +84,21 @@ async function alternate(
   }));
 }
 
+type Rates = { perRound: number[] };
+
+/** One kind's rate over another's, round by round. */
+function roundRatios(a: Rates, b: Rates): number[] {
+  return a.perRound.map((x, i) => x / (b.perRound[i] ?? Number.NaN));
+}
+
+/** The middle value (the upper one of an even count) of `xs` ordered by `by`. */
+function median<T>(xs: T[], by: (x: T) => number): T {
+  return [...xs].sort((p, q) => by(p) - by(q))[Math.floor(xs.length / 2)] as T;
+}
+
 /** The median, over rounds, of one kind's rate over another's in the same round. */
-function medianRatio(a: { perRound: number[] }, b: { perRound: number[] }): number {
-  const ratios = a.perRound.map((x, i) => x / (b.perRound[i] ?? Number.NaN)).sort((p, q) => p - q);
-  return ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
+function medianRatio(a: Rates, b: Rates): number {
+  return median(roundRatios(a, b), (x) => x);
 }
 
 /**
@@ -154,16 +166,7 @@ async function embedded(): Promise<BenchRow[]> {
     // Three measured runs, reported by their median: one run of 500 episodes varies by 20% and
     // more from one bench to the next on this shared 2-core machine.
     const load = loadNow();
-    const measured: {
-      runId: string;
-      n: number;
-      seconds: number;
-      cpuMs: number;
-      mainMs: number | undefined;
-      flushes: number;
-      summary: Awaited<ReturnType<Rollouts['waitForRun']>>;
-    }[] = [];
-    for (const seed of [1000, 2000, 3000]) {
+    const measureRun = async (seed: number) => {
       const flushes = rollouts.localQueue().recorder.stats.flushes;
       const cpu0 = process.cpuUsage();
       // The main thread (PGlite, the recorder, the queue); the rest is the pool's threads and V8's
@@ -180,18 +183,18 @@ async function embedded(): Promise<BenchRow[]> {
       });
       const cpu = process.cpuUsage(cpu0);
       const main1 = procCpuMs(process.pid, process.pid);
-      measured.push({
+      return {
         runId,
         n: summary.episodesDone,
         seconds,
         cpuMs: (cpu.user + cpu.system) / 1000,
         mainMs: main0 !== undefined && main1 !== undefined ? main1 - main0 : undefined,
         flushes: rollouts.localQueue().recorder.stats.flushes - flushes,
-        summary,
-      });
-    }
-    const median = <T>(xs: T[], by: (x: T) => number): T =>
-      [...xs].sort((p, q) => by(p) - by(q))[Math.floor(xs.length / 2)] as T;
+        metrics: summary.metrics,
+      };
+    };
+    const measured: Awaited<ReturnType<typeof measureRun>>[] = [];
+    for (const seed of [1000, 2000, 3000]) measured.push(await measureRun(seed));
     const range = (f: (x: (typeof measured)[number]) => number, digits: number) =>
       `${Math.min(...measured.map(f)).toFixed(digits)}–${Math.max(...measured.map(f)).toFixed(digits)}`;
     const eps = (x: (typeof measured)[number]) => x.n / x.seconds;
@@ -200,7 +203,7 @@ async function embedded(): Promise<BenchRow[]> {
     const byCpu = median(measured, cpuPer);
     const steps = await handle.db.step.count({ where: { episode: { runId: byRate.runId } } });
     const n = byRate.n;
-    const m = byRate.summary.metrics;
+    const m = byRate.metrics;
 
     // Harnessed against raw on the mug task: one start state (a group of all K), alternated.
     const specs = await harnessedSpecs();
@@ -247,7 +250,14 @@ async function embedded(): Promise<BenchRow[]> {
         name: 'harnessed (Stage + Contract, 3 code hooks) / raw household episodes/s',
         value: medianRatio(harnessed, raw),
         unit: 'x',
-        note: `target >= 0.6; the median of ${harnessed.perRound.length} rounds' ratios (${harnessed.perRound.map((x, i) => (x / (raw.perRound[i] ?? Number.NaN)).toFixed(2)).join(', ')}); ${harnessed.n} + ${raw.n} episodes alternated on one task and start state; a Stage and 3 hooks that leave the agent the same task, so both play the same episodes (mean steps ${harnessed.steps.toFixed(1)} harnessed, ${raw.steps.toFixed(1)} raw): harnessed ${harnessed.rate.toFixed(0)}/s, raw ${raw.rate.toFixed(0)}/s`,
+        note: `target >= 0.6; the median of ${harnessed.perRound.length} rounds' ratios (${roundRatios(
+          harnessed,
+          raw,
+        )
+          .map((x) => x.toFixed(2))
+          .join(
+            ', ',
+          )}); ${harnessed.n} + ${raw.n} episodes alternated on one task and start state; a Stage and 3 hooks that leave the agent the same task, so both play the same episodes (mean steps ${harnessed.steps.toFixed(1)} harnessed, ${raw.steps.toFixed(1)} raw): harnessed ${harnessed.rate.toFixed(0)}/s, raw ${raw.rate.toFixed(0)}/s`,
         load: harnessLoad,
       },
       {
