@@ -19,6 +19,14 @@ import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.
 /** Results waiting for the database before no new episode starts. */
 const MAX_UNRECORDED = 256;
 
+/**
+ * Episodes a run keeps claimed beyond those running, at least. A claim waits for its batch (5 ms
+ * of linger, then a write that can take 10 ms behind a batch of results), and two pool threads end
+ * 400 episodes a second: 4 claimed ahead left them waiting, and 12 gave 20–30% more episodes/s on
+ * household (bench/rollouts.ts), with fewer, larger writes.
+ */
+const CLAIMED_AHEAD = 12;
+
 interface Item {
   id: string;
   runId: string;
@@ -146,9 +154,10 @@ export class LocalQueue {
 
   private pump(): void {
     for (const run of this.runs.values()) {
-      // Keep extra episodes in flight so that a worker never waits on the database, but bound the
+      // Keep episodes claimed ahead so that a worker never waits on the database, but bound the
       // results waiting to be written.
-      const limit = this.concurrencyOf(run) * 2 + 2;
+      const concurrency = this.concurrencyOf(run);
+      const limit = concurrency + Math.max(concurrency + 2, CLAIMED_AHEAD);
       while (this.pending(run) > 0 && run.inFlight < limit && this.unrecorded < MAX_UNRECORDED) {
         const item = run.queue[run.head] as Item;
         run.head += 1;

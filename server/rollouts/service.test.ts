@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb, type TestDbKind } from '../db/testing.ts';
+import { until } from '../testing/processes.ts';
 import type { RolloutEngine } from './engine.ts';
 import type { RunEventRecord } from './events.ts';
 import { EpisodeRecorder } from './recorder.ts';
@@ -241,6 +242,53 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     expect(after.status).toBe('cancelled');
     expect(after.episodesDone).toBeLessThan(30);
     expect(after.counts.queued).toBeGreaterThan(0);
+  });
+
+  it('keeps 12 episodes claimed beyond the ones running, and no more', async () => {
+    // Episodes that wait at a gate: the run's two slots stay busy while the queue claims ahead.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const counter = counterEngine();
+    let running = 0;
+    const gated: RolloutEngine = {
+      ...counter,
+      executor: (size) => {
+        const inner = counter.executor(size);
+        return {
+          ...inner,
+          run: async (input, options) => {
+            running += 1;
+            await gate;
+            return inner.run(input, options);
+          },
+        };
+      },
+    };
+    const rollouts = use(gated);
+    const { runId } = await rollouts.launchRun({
+      spec: counterSpec,
+      policy: 'test:inc',
+      k: 30,
+      queue: 'local',
+      concurrency: 2,
+    });
+    const claimed = await until(
+      'episodes claimed',
+      async () => {
+        const { counts } = await rollouts.getRunSummary(runId);
+        return counts.running >= 14 ? counts : undefined;
+      },
+      10_000,
+    );
+    await new Promise((r) => setTimeout(r, 100)); // nothing more is claimed meanwhile
+    expect((await rollouts.getRunSummary(runId)).counts).toEqual(claimed);
+    expect(claimed).toEqual({ queued: 16, running: 14, done: 0 });
+    expect(running).toBe(2);
+    open();
+    const summary = await rollouts.waitForRun(runId);
+    expect(summary.episodesDone).toBe(30);
   });
 
   it('says which run it does not know', async () => {
