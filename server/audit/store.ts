@@ -20,7 +20,7 @@ import type { Db } from '../db/index.ts';
 import { parseColumn } from '../db/json.ts';
 import { NotFoundError } from '../errors.ts';
 import type { KnownSequence } from '../lint/lint.ts';
-import { stepRow } from '../rollouts/recorder.ts';
+import { stepRow } from '../rollouts/step-rows.ts';
 import type { ProbeEpisode } from './audit.ts';
 import { probeKey } from './report.ts';
 

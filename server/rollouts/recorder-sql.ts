@@ -34,8 +34,27 @@ export interface Batch {
   claimIds: string[];
   /** Episode result rows (recorder.ts episodeRow). */
   rows: unknown[];
-  /** Step rows (recorder.ts stepRow). */
-  steps: unknown[];
+  /** Each result's steps, encoded (step-rows.ts encodeSteps). */
+  steps: EncodedSteps[];
+}
+
+export interface EncodedSteps {
+  /** The episode. */
+  id: string;
+  attempt: number;
+  /** A JSON array of step columns (step-rows.ts stepColumns). */
+  steps: string;
+}
+
+/**
+ * The batch's steps as one JSON parameter: each episode's encoded steps spliced in as they came
+ * (from the worker thread that played it), neither parsed nor encoded again here.
+ */
+function stepsParam(b: Batch): string {
+  const episodes = b.steps.map(
+    (e) => `{"id":${JSON.stringify(e.id)},"attempt":${e.attempt},"steps":${e.steps}}`,
+  );
+  return `[${episodes.join(',')}]`;
 }
 
 /** An episode a worker claimed: its new attempt and what it plays. */
@@ -90,16 +109,17 @@ const stepsCte = (b: Batch) => Prisma.sql`
     INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
       "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
       "invalid", "blocked", "changes", "info", "leg", "state", "meta", "llm")
-    SELECT s."episodeId", s."index", s."attempt", s."action", s."executedAction", s."rawObservation",
+    SELECT e.id, s."index", e.attempt, s."action", s."executedAction", s."rawObservation",
       s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
       s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta",
       s."llm"
-    FROM jsonb_to_recordset(${json(b.steps)}::jsonb) AS s("episodeId" text, "index" int, "attempt" int,
-      "action" jsonb, "executedAction" jsonb, "rawObservation" text, "rawObservationData" jsonb,
-      "observation" text, "observationData" jsonb, "reward" float8, "terminated" boolean,
-      "truncated" boolean, "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb,
-      "leg" int, "state" jsonb, "meta" jsonb, "llm" jsonb)
-    WHERE s."episodeId" IN (SELECT id FROM won)
+    FROM jsonb_to_recordset(${stepsParam(b)}::jsonb) AS e(id text, attempt int, steps jsonb),
+      jsonb_to_recordset(e.steps) AS s("index" int, "action" jsonb, "executedAction" jsonb,
+      "rawObservation" text, "rawObservationData" jsonb, "observation" text,
+      "observationData" jsonb, "reward" float8, "terminated" boolean, "truncated" boolean,
+      "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb, "leg" int, "state" jsonb,
+      "meta" jsonb, "llm" jsonb)
+    WHERE e.id IN (SELECT id FROM won)
     RETURNING 1)`;
 
 // A batch of results only (no claim joined it) leaves the claims out instead of planning and running

@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { type TestDbKind, truncateAll, withTestDb } from '../db/testing.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { RunEvents } from './events.ts';
-import { EpisodeRecorder, stepRow } from './recorder.ts';
+import { EpisodeRecorder } from './recorder.ts';
+import { encodeSteps, stepRow } from './step-rows.ts';
 import type { EpisodeResult } from './types.ts';
 
 const odd = 'quotes " and \\ backslash, a tab\t, a newline\n, unicode é 漢字 🙂, </script>';
@@ -95,5 +96,34 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
     });
     const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });
     expect(r).toMatchObject({ status: 'completed', episodesDone: 1, episodesFailed: 1 });
+  });
+
+  it('stores steps a worker thread encoded as it stores the steps themselves, in one batch', async () => {
+    const run = await db().run.create({
+      data: { policy: 'p', spec: {}, k: 2, maxSteps: 50, rewardParams: {}, episodesTotal: 2 },
+    });
+    const [plain, encoded] = await Promise.all(
+      [0, 1].map((ordinal) =>
+        db().episode.create({ data: { runId: run.id, taskId: 'task-1', seed: ordinal, ordinal } }),
+      ),
+    );
+    if (!plain || !encoded) throw new Error('no episodes');
+    const recorder = new EpisodeRecorder('w', { db: db(), events: new RunEvents(db()) });
+    await recorder.claimMany([plain, encoded].map((e) => ({ id: e.id, runId: run.id })));
+    const fromWorker = { ...result, trajectory: [], encodedSteps: encodeSteps(steps) };
+    const flushes = recorder.stats.flushes;
+    const won = await Promise.all([
+      recorder.record({ id: plain.id, runId: run.id, attempt: 1, result }),
+      recorder.record({ id: encoded.id, runId: run.id, attempt: 1, result: fromWorker }),
+    ]);
+    expect(won).toEqual([true, true]);
+    expect(recorder.stats.flushes - flushes).toBe(1); // both results in one batch
+    for (const e of [plain, encoded]) {
+      const stored = await db().step.findMany({
+        where: { episodeId: e.id },
+        orderBy: { index: 'asc' },
+      });
+      expect(stored).toEqual(steps.map((s) => stepRow(e.id, 1, s)));
+    }
   });
 });

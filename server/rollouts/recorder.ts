@@ -14,7 +14,6 @@ import { capText } from '../../contracts/text.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { Db } from '../db/index.ts';
 import { connectionFailure, DEFAULT_DB_RETRY_MS } from '../db/retry.ts';
-import type { StepRecord } from '../harness/types.ts';
 import type { RunEvents } from './events.ts';
 import { computeMetrics, type RunMetrics } from './metrics.ts';
 import {
@@ -24,6 +23,7 @@ import {
   runBatch,
   startRunsSql,
 } from './recorder-sql.ts';
+import { encodeSteps } from './step-rows.ts';
 import type { EpisodeResult } from './types.ts';
 
 export type { ClaimedEpisode } from './recorder-sql.ts';
@@ -70,31 +70,6 @@ export function errorMessage(result: EpisodeResult): string | null {
     .filter(Boolean)
     .join(' ');
   return capText(`${e.name}: ${e.message}${where ? ` (${where})` : ''}`);
-}
-
-export function stepRow(episodeId: string, attempt: number, s: StepRecord) {
-  return {
-    episodeId,
-    index: s.index,
-    attempt,
-    action: s.action as unknown as Json,
-    executedAction: (s.executedAction as unknown as Json) ?? null,
-    rawObservation: s.rawObservation?.text ?? null,
-    rawObservationData: s.rawObservation?.data ?? null,
-    observation: s.observation.text,
-    observationData: s.observation.data ?? null,
-    reward: s.reward,
-    terminated: s.terminated,
-    truncated: s.truncated,
-    invalid: s.invalid,
-    blocked: s.blocked ?? null,
-    changes: s.changes as unknown as Json,
-    info: s.info,
-    leg: s.leg ?? null,
-    state: s.state ?? null,
-    meta: s.meta ?? null,
-    llm: (s.llm as unknown as Json) ?? null,
-  };
 }
 
 function episodeRow(r: RecordRequest, endedAt: Date) {
@@ -331,9 +306,11 @@ export class EpisodeRecorder {
         runIds,
         claimIds: claims.map((c) => c.req.id),
         rows: records.map((r) => episodeRow(r.req, r.endedAt)),
-        steps: records.flatMap((r) =>
-          r.req.result.trajectory.map((st) => stepRow(r.req.id, r.req.attempt, st)),
-        ),
+        steps: records.map(({ req }) => ({
+          id: req.id,
+          attempt: req.attempt,
+          steps: req.result.encodedSteps ?? encodeSteps(req.result.trajectory),
+        })),
       }),
     );
 

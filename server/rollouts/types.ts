@@ -68,7 +68,13 @@ export interface EpisodeResult {
   evaluation?: Evaluation;
   legs?: LegVerdict[];
   durationMs: number;
+  /** Empty when `encodedSteps` carries the steps. */
   trajectory: StepRecord[];
+  /**
+   * The trajectory as the Step rows' JSON (step-rows.ts encodeSteps), set instead of `trajectory`
+   * by the worker thread that played the episode: the host only writes it (recorder.ts).
+   */
+  encodedSteps?: string;
   taskId: string;
   taskType?: string;
   seed: number;
