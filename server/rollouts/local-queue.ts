@@ -20,12 +20,26 @@ import { episodeInput, loadRunSettings, type RunSettings } from './run-settings.
 const MAX_UNRECORDED = 256;
 
 /**
- * Episodes a run keeps claimed beyond those running, at least. A claim waits for its batch (5 ms
- * of linger, then a write that can take 10 ms behind a batch of results), and two pool threads end
- * 400 episodes a second: 4 claimed ahead left them waiting, and 12 gave 17% more household
- * episodes/s (the median of 5 alternated pairs of 500-episode runs), with fewer, larger writes.
+ * Episodes a run keeps claimed beyond those running. A claim comes back after about
+ * CLAIM_LATENCY_MS (5 ms of linger, then a write that can take 10–20 ms behind a batch of results),
+ * so a run whose episodes are that short needs several claimed per slot or its threads wait for the
+ * database: on household (2 pool threads, ~3 ms episodes) 12 ahead gave 17% more episodes/s than 4
+ * (the median of 5 alternated pairs of 500-episode runs), with fewer, larger writes. Longer episodes
+ * keep concurrency + 2: a claimed episode shows as running before a thread takes it.
  */
-const CLAIMED_AHEAD = 12;
+const CLAIM_LATENCY_MS = 30;
+const MAX_CLAIMED_AHEAD = 12;
+
+/**
+ * How many episodes a run keeps claimed beyond its `concurrency` running ones, given how long its
+ * episodes take (undefined: none has ended yet).
+ */
+export function claimedAhead(concurrency: number, episodeMs: number | undefined): number {
+  const least = concurrency + 2;
+  if (episodeMs === undefined) return least;
+  const needed = Math.ceil((concurrency * CLAIM_LATENCY_MS) / Math.max(episodeMs, 0.1));
+  return Math.max(least, Math.min(MAX_CLAIMED_AHEAD, needed));
+}
 
 interface Item {
   id: string;
@@ -39,6 +53,8 @@ type RunState = RunSettings & {
   head: number;
   /** Episodes of this run in the executor now (at most its concurrency). */
   running: number;
+  /** The run's episodes' time in the executor, a moving average (ms); undefined before the first. */
+  episodeMs: number | undefined;
   /** Claimed episodes waiting for one of the run's slots. */
   waiting: (() => void)[];
   /** Aborted when the run is cancelled or the queue closes. */
@@ -94,6 +110,7 @@ export class LocalQueue {
       queue: [],
       head: 0,
       running: 0,
+      episodeMs: undefined,
       waiting: [],
       abort: new AbortController(),
     };
@@ -157,7 +174,7 @@ export class LocalQueue {
       // Keep episodes claimed ahead so that a worker never waits on the database, but bound the
       // results waiting to be written.
       const concurrency = this.concurrencyOf(run);
-      const limit = concurrency + Math.max(concurrency + 2, CLAIMED_AHEAD);
+      const limit = concurrency + claimedAhead(concurrency, run.episodeMs);
       while (this.pending(run) > 0 && run.inFlight < limit && this.unrecorded < MAX_UNRECORDED) {
         const item = run.queue[run.head] as Item;
         run.head += 1;
@@ -211,6 +228,8 @@ export class LocalQueue {
       } finally {
         this.release(run);
       }
+      const ms = performance.now() - started;
+      run.episodeMs = run.episodeMs === undefined ? ms : 0.7 * run.episodeMs + 0.3 * ms;
       // Cancelled (or shutting down): the episode did not end, it was stopped; record nothing.
       if (signal.aborted) return;
       this.unrecorded += 1;

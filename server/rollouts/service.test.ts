@@ -244,14 +244,17 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     expect(after.counts.queued).toBeGreaterThan(0);
   });
 
-  it('keeps 12 episodes claimed beyond the ones running, and no more', async () => {
-    // Episodes that wait at a gate: the run's two slots stay busy while the queue claims ahead.
+  /**
+   * A counter engine whose episodes after the first `fast` wait at a gate: the run's two slots
+   * stay busy while the queue claims ahead. Resolves with the run's counts once they hold still.
+   */
+  async function claimedWhileBlocked(fast: number) {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
     });
     const counter = counterEngine();
-    let running = 0;
+    let started = 0;
     const gated: RolloutEngine = {
       ...counter,
       executor: (size) => {
@@ -259,8 +262,8 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
         return {
           ...inner,
           run: async (input, options) => {
-            running += 1;
-            await gate;
+            started += 1;
+            if (started > fast) await gate;
             return inner.run(input, options);
           },
         };
@@ -270,25 +273,40 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     const { runId } = await rollouts.launchRun({
       spec: counterSpec,
       policy: 'test:inc',
-      k: 30,
+      k: 40,
       queue: 'local',
       concurrency: 2,
     });
-    const claimed = await until(
-      'episodes claimed',
+    let last = '';
+    const counts = await until(
+      'the claims to settle',
       async () => {
-        const { counts } = await rollouts.getRunSummary(runId);
-        return counts.running >= 14 ? counts : undefined;
+        await new Promise((r) => setTimeout(r, 100));
+        const now = (await rollouts.getRunSummary(runId)).counts;
+        const same = JSON.stringify(now) === last && started > fast;
+        last = JSON.stringify(now);
+        return same ? now : undefined;
       },
       10_000,
     );
-    await new Promise((r) => setTimeout(r, 100)); // nothing more is claimed meanwhile
-    expect((await rollouts.getRunSummary(runId)).counts).toEqual(claimed);
-    expect(claimed).toEqual({ queued: 16, running: 14, done: 0 });
-    expect(running).toBe(2);
+    const blocked = started - fast;
     open();
-    const summary = await rollouts.waitForRun(runId);
-    expect(summary.episodesDone).toBe(30);
+    expect((await rollouts.waitForRun(runId)).episodesDone).toBe(40);
+    return { counts, blocked };
+  }
+
+  it('claims concurrency + 2 episodes ahead until it knows how long they take', async () => {
+    expect(await claimedWhileBlocked(0)).toEqual({
+      counts: { queued: 34, running: 6, done: 0 },
+      blocked: 2,
+    });
+  });
+
+  it('claims 12 episodes ahead of two slots when its episodes take milliseconds', async () => {
+    expect(await claimedWhileBlocked(10)).toEqual({
+      counts: { queued: 16, running: 14, done: 10 },
+      blocked: 2,
+    });
   });
 
   it('says which run it does not know', async () => {
