@@ -1,3 +1,4 @@
+// The embedded queue's look-ahead: how many episodes a run keeps claimed beyond its running ones.
 import { describe, expect, it } from 'vitest';
 import { claimedAhead } from './local-queue.ts';
 
