@@ -154,38 +154,18 @@ async function embedded(): Promise<BenchRow[]> {
     // one, and 500-episode runs after 300 warm-up episodes still fell from 4.0 to 2.7 ms over the
     // next 2,000 (background threads 2.2 -> 1.0 ms, mostly TurboFan). A served studio is warm;
     // the cold figure goes in the note.
-    const warmUp = (k: number, seed: number) =>
-      timedRun(rollouts, {
-        spec: run.spec,
-        taskIds: run.taskIds,
-        policy: POLICY,
-        k,
-        seed,
-        queue: 'local',
-        concurrency,
-      });
-    const warm0 = process.cpuUsage();
-    const warm = await warmUp(6, 0);
-    const warmCpu = process.cpuUsage(warm0);
-    const coldMs = (warmCpu.user + warmCpu.system) / 1000 / warm.summary.episodesDone;
-    const warmer0 = process.cpuUsage();
-    const warmer = await warmUp(18, 100);
-    const warmerCpu = process.cpuUsage(warmer0);
-    const warmerMs = (warmerCpu.user + warmerCpu.system) / 1000 / warmer.summary.episodesDone;
-    // Three measured runs, reported by their median: one run of 500 episodes varies by 20% and
-    // more from one bench to the next on this shared 2-core machine.
-    const load = loadNow();
-    const measureRun = async (seed: number) => {
+    // One household run of k episodes per task, with its CPU: the whole process's, and the main
+    // thread's (PGlite, the recorder, the queue); the rest is the pool's threads and V8's
+    // background threads (compilers, GC).
+    const measureRun = async (k: number, seed: number) => {
       const flushes = rollouts.localQueue().recorder.stats.flushes;
       const cpu0 = process.cpuUsage();
-      // The main thread (PGlite, the recorder, the queue); the rest is the pool's threads and V8's
-      // background threads (compilers, GC).
       const main0 = procCpuMs(process.pid, process.pid);
       const { runId, summary, seconds } = await timedRun(rollouts, {
         spec: run.spec,
         taskIds: run.taskIds,
         policy: POLICY,
-        k: run.k,
+        k,
         seed,
         queue: 'local',
         concurrency,
@@ -202,8 +182,13 @@ async function embedded(): Promise<BenchRow[]> {
         metrics: summary.metrics,
       };
     };
+    const warm = await measureRun(6, 0);
+    const warmer = await measureRun(18, 100);
+    // Three measured runs, reported by their median: one run of 500 episodes varies by 20% and
+    // more from one bench to the next on this shared 2-core machine.
+    const load = loadNow();
     const measured: Awaited<ReturnType<typeof measureRun>>[] = [];
-    for (const seed of [1000, 2000, 3000]) measured.push(await measureRun(seed));
+    for (const seed of [1000, 2000, 3000]) measured.push(await measureRun(run.k, seed));
     const range = (f: (x: (typeof measured)[number]) => number, digits: number) =>
       `${Math.min(...measured.map(f)).toFixed(digits)}–${Math.max(...measured.map(f)).toFixed(digits)}`;
     const eps = (x: (typeof measured)[number]) => x.n / x.seconds;
@@ -254,7 +239,7 @@ async function embedded(): Promise<BenchRow[]> {
           byCpu.mainMs !== undefined
             ? `main thread (PGlite, recorder, queue) ${(byCpu.mainMs / byCpu.n).toFixed(2)} ms, other threads (pool, V8 compilers and GC) ${((byCpu.cpuMs - byCpu.mainMs) / byCpu.n).toFixed(2)} ms, `
             : ''
-        }=> ${((2 * 1000 * byCpu.n) / byCpu.cpuMs).toFixed(0)} episodes/s on 2 idle cores; warm-up: the process's first ${warm.summary.episodesDone} episodes (thread start included) ${coldMs.toFixed(1)} ms, the next ${warmer.summary.episodesDone} ${warmerMs.toFixed(1)} ms`,
+        }=> ${((2 * 1000 * byCpu.n) / byCpu.cpuMs).toFixed(0)} episodes/s on 2 idle cores; warm-up: the process's first ${warm.n} episodes (thread start included) ${cpuPer(warm).toFixed(1)} ms, the next ${warmer.n} ${cpuPer(warmer).toFixed(1)} ms`,
         load,
       },
       {
