@@ -6,8 +6,8 @@ import { counterEngine, counterSpec, testRollouts } from '../rollouts/testing.ts
 const [url, episodes] = process.argv.slice(2);
 if (!url || !episodes) throw new Error('usage: restart-child.fixture.ts <postgres-url> <episodes>');
 const handle = await openDb({ kind: 'postgres', url });
-// Slow episodes so the kill lands mid-run: the local queue keeps 2 × concurrency + 2 episodes in
-// flight, and the counter engine runs them all at once, so a run of 60 takes about 3 s.
+// Slow episodes so the kill lands mid-run: 300 ms each, two at a time (the default concurrency; the
+// local queue claims none ahead for episodes that long).
 const rollouts = testRollouts(handle, counterEngine({ delayMs: 300 }));
 const { runId } = await rollouts.launchRun({
   spec: counterSpec,

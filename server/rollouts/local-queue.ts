@@ -24,21 +24,24 @@ const MAX_UNRECORDED = 256;
  * CLAIM_LATENCY_MS (5 ms of linger, then a write that can take 10–20 ms behind a batch of results),
  * so a run whose episodes are that short needs several claimed per slot or its threads wait for the
  * database: on household (2 pool threads, ~3 ms episodes) 12 ahead gave 17% more episodes/s than 4
- * (the median of 5 alternated pairs of 500-episode runs), with fewer, larger writes. Longer episodes
- * keep concurrency + 2: a claimed episode shows as running before a thread takes it.
+ * (the median of 5 alternated pairs of 500-episode runs), with fewer, larger writes. But a claimed
+ * episode is `running` (its row, its episode_started event) before a slot takes it, so a run claims
+ * ahead only once it knows its episodes are short (under SHORT_EPISODE_MS, where waiting for a
+ * claim would idle a slot for more than 6% of the time); a run of longer episodes (a model's) shows
+ * as running exactly the episodes its slots hold.
  */
 const CLAIM_LATENCY_MS = 30;
 const MAX_CLAIMED_AHEAD = 12;
+const SHORT_EPISODE_MS = 500;
 
 /**
  * How many episodes a run keeps claimed beyond its `concurrency` running ones, given how long its
  * episodes take (undefined: none has ended yet).
  */
 export function claimedAhead(concurrency: number, episodeMs: number | undefined): number {
-  const least = concurrency + 2;
-  if (episodeMs === undefined) return least;
+  if (episodeMs === undefined || episodeMs >= SHORT_EPISODE_MS) return 0;
   const needed = Math.ceil((concurrency * CLAIM_LATENCY_MS) / Math.max(episodeMs, 0.1));
-  return Math.max(least, Math.min(MAX_CLAIMED_AHEAD, needed));
+  return Math.min(MAX_CLAIMED_AHEAD, needed);
 }
 
 interface Item {

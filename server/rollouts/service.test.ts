@@ -246,9 +246,10 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
 
   /**
    * A counter engine whose episodes after the first `fast` wait at a gate: the run's two slots
-   * stay busy while the queue claims ahead. Resolves with the run's counts once they hold still.
+   * stay busy while the queue claims ahead. The first `fast` take `ms` each. Resolves with the run's
+   * counts once they hold still.
    */
-  async function claimedWhileBlocked(fast: number) {
+  async function claimedWhileBlocked(fast: number, ms = 0) {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
@@ -264,6 +265,7 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
           run: async (input, options) => {
             started += 1;
             if (started > fast) await gate;
+            else if (ms > 0) await new Promise((r) => setTimeout(r, ms));
             return inner.run(input, options);
           },
         };
@@ -295,9 +297,16 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('run service on %s', (kind) =>
     return { counts, blocked };
   }
 
-  it('claims concurrency + 2 episodes ahead until it knows how long they take', async () => {
+  it('claims no episode ahead until it knows how long they take: running is what runs', async () => {
     expect(await claimedWhileBlocked(0)).toEqual({
-      counts: { queued: 34, running: 6, done: 0 },
+      counts: { queued: 38, running: 2, done: 0 },
+      blocked: 2,
+    });
+  });
+
+  it('claims no episode ahead when its episodes take half a second or more', async () => {
+    expect(await claimedWhileBlocked(2, 600)).toEqual({
+      counts: { queued: 36, running: 2, done: 2 },
       blocked: 2,
     });
   });
