@@ -1,10 +1,11 @@
 // LLM runs at high concurrency: the launch form's "Episodes at once" reaches the run, and a model
 // endpoint that rate-limits (the fake answers 429 with Retry-After: 2 for the model `rate-limited`)
-// shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts.
+// shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts;
+// the episodes it holds up show as running only as many as the run's slots.
 import { expect, test } from '@playwright/test';
 import { contrastViolations } from './axe.ts';
 import { FAKE_OPENAI_URL, FAKE_RATE_LIMITED_MODEL } from './fake-openai.ts';
-import { launchRun, snap, trpcMutation, waitForRun } from './helpers.ts';
+import { launchRun, snap, trpcMutation, trpcQuery, waitForRun } from './helpers.ts';
 
 test('the launch form runs an LLM policy with the episodes at once it was given', async ({
   page,
@@ -58,4 +59,33 @@ test('a rate-limited endpoint shows its back-off on the run page while it lasts'
 
   await trpcMutation(page, 'runs.cancel', { id: runId });
   await expect(page.getByTestId('run-backoff')).toHaveCount(0);
+});
+
+test('a run of slow model episodes shows as running only the episodes its slots hold', async ({
+  page,
+}) => {
+  // Episodes held up by the endpoint's back-off last seconds: none is claimed ahead of a slot.
+  const runId = await launchRun(page, {
+    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+    policy: `openai:${FAKE_RATE_LIMITED_MODEL}`,
+    k: 8,
+    maxSteps: 2,
+    concurrency: 2,
+  });
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId('run-backoff')).toBeVisible({ timeout: 20_000 });
+  // The progress card says how many episodes hold a slot and how many wait for one.
+  for (let look = 0; look < 2; look++) {
+    if (look > 0) await page.reload();
+    await expect(page.getByTestId('run-in-flight')).toHaveText('2 running · 6 queued');
+  }
+  const run = await trpcQuery<{ counts: { queued: number; running: number; done: number } }>(
+    page,
+    'runs.byId',
+    { id: runId },
+  );
+  expect(run.counts).toEqual({ queued: 6, running: 2, done: 0 });
+  await snap(page, 'run-in-flight-1440');
+  await trpcMutation(page, 'runs.cancel', { id: runId });
+  await expect(page.getByTestId('run-in-flight')).toHaveCount(0);
 });

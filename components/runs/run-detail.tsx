@@ -214,7 +214,17 @@ function RunStats({ run: r }: { run: Run }) {
         label="Progress"
         testId="progress"
         value={`${r.episodesDone} / ${r.episodesTotal}`}
-        hint={<RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />}
+        hint={
+          <>
+            <RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />
+            {/* Episodes in the run's slots now and those waiting for one (read every 3 s). */}
+            {isFinalStatus(r.status) ? null : (
+              <div className="mt-1 tabular-nums" data-testid="run-in-flight">
+                {r.counts.running} running · {r.counts.queued} queued
+              </div>
+            )}
+          </>
+        }
       />
       <Stat
         label="Mean steps"
