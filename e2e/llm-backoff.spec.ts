@@ -1,7 +1,7 @@
 // LLM runs at high concurrency: the launch form's "Episodes at once" reaches the run, and a model
 // endpoint that rate-limits (the fake answers 429 with Retry-After: 2 for the model `rate-limited`)
 // shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts;
-// the episodes it holds up show as running only as many as the run's slots.
+// the episodes it holds up are claimed only as many as the run's slots.
 import { expect, test } from '@playwright/test';
 import { contrastViolations } from './axe.ts';
 import { FAKE_OPENAI_URL, FAKE_RATE_LIMITED_MODEL } from './fake-openai.ts';
@@ -61,7 +61,7 @@ test('a rate-limited endpoint shows its back-off on the run page while it lasts'
   await expect(page.getByTestId('run-backoff')).toHaveCount(0);
 });
 
-test('a run of slow model episodes shows as running only the episodes its slots hold', async ({
+test('a run of slow model episodes has claimed only the episodes its slots hold', async ({
   page,
 }) => {
   // Episodes held up by the endpoint's back-off last seconds: none is claimed ahead of a slot.
@@ -74,10 +74,10 @@ test('a run of slow model episodes shows as running only the episodes its slots 
   });
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId('run-backoff')).toBeVisible({ timeout: 20_000 });
-  // The progress card says how many episodes hold a slot and how many wait for one.
+  // The progress card says how many episodes workers hold and how many wait.
   for (let look = 0; look < 2; look++) {
     if (look > 0) await page.reload();
-    await expect(page.getByTestId('run-in-flight')).toHaveText('2 running · 6 queued');
+    await expect(page.getByTestId('run-in-flight')).toHaveText('2 claimed · 6 queued');
   }
   const run = await trpcQuery<{ counts: { queued: number; running: number; done: number } }>(
     page,
@@ -86,6 +86,13 @@ test('a run of slow model episodes shows as running only the episodes its slots 
   );
   expect(run.counts).toEqual({ queued: 6, running: 2, done: 0 });
   await snap(page, 'run-in-flight-1440');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+    expect(await contrastViolations(page, '[data-testid="run-in-flight"]')).toEqual([]);
+    await snap(page, `run-in-flight-1920-${scheme}`);
+  }
   await trpcMutation(page, 'runs.cancel', { id: runId });
   await expect(page.getByTestId('run-in-flight')).toHaveCount(0);
 });

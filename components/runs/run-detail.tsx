@@ -217,10 +217,15 @@ function RunStats({ run: r }: { run: Run }) {
         hint={
           <>
             <RunStatus status={r.status} done={r.episodesDone} total={r.episodesTotal} />
-            {/* Episodes in the run's slots now and those waiting for one (read every 3 s). */}
+            {/* Episodes workers hold now and those waiting (read every 3 s). "Claimed", not
+                "running": a run of short episodes claims a few ahead of a free slot. */}
             {isFinalStatus(r.status) ? null : (
-              <div className="mt-1 tabular-nums" data-testid="run-in-flight">
-                {r.counts.running} running · {r.counts.queued} queued
+              <div
+                className="mt-1 tabular-nums"
+                data-testid="run-in-flight"
+                title="Claimed: taken by a worker, running or about to (a run of short episodes claims a few ahead of a free slot; one of long episodes claims only what its slots hold)."
+              >
+                {r.counts.running} claimed · {r.counts.queued} queued
               </div>
             )}
           </>
