@@ -16,6 +16,12 @@ describe('claimedAhead', () => {
     expect(claimedAhead(2, 200)).toBe(1);
   });
 
+  it('keeps one ahead per slot, and 2 more, for a run with more slots than 12', () => {
+    expect(claimedAhead(32, 3)).toBe(34);
+    expect(claimedAhead(256, 1)).toBe(258);
+    expect(claimedAhead(32, 200)).toBe(5);
+  });
+
   it('is none for episodes of half a second and more', () => {
     expect(claimedAhead(2, 500)).toBe(0);
     expect(claimedAhead(2, 5_000)).toBe(0);

@@ -41,7 +41,8 @@ const SHORT_EPISODE_MS = 500;
 export function claimedAhead(concurrency: number, episodeMs: number | undefined): number {
   if (episodeMs === undefined || episodeMs >= SHORT_EPISODE_MS) return 0;
   const needed = Math.ceil((concurrency * CLAIM_LATENCY_MS) / Math.max(episodeMs, 0.1));
-  return Math.min(MAX_CLAIMED_AHEAD, needed);
+  // A run with many slots keeps at least one claimed per slot (and 2 more), as before the cap.
+  return Math.min(needed, Math.max(MAX_CLAIMED_AHEAD, concurrency + 2));
 }
 
 interface Item {
