@@ -2,10 +2,32 @@
 // endpoint that rate-limits (the fake answers 429 with Retry-After: 2 for the model `rate-limited`)
 // shows on the run page as one back-off for the endpoint, its wait and its retries, while it lasts;
 // the episodes it holds up are claimed only as many as the run's slots.
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { contrastViolations } from './axe.ts';
 import { FAKE_OPENAI_URL, FAKE_RATE_LIMITED_MODEL } from './fake-openai.ts';
 import { launchRun, snap, trpcMutation, trpcQuery, waitForRun } from './helpers.ts';
+
+/** A household run of an LLM policy whose endpoint answers 429 until it is cancelled. */
+function launchRateLimited(page: Page, k: number, concurrency: number): Promise<string> {
+  return launchRun(page, {
+    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
+    policy: `openai:${FAKE_RATE_LIMITED_MODEL}`,
+    k,
+    maxSteps: 2,
+    concurrency,
+  });
+}
+
+/** Readable by a room: at projector width, in both themes (axe contrast), with screenshots. */
+async function readableAt1920(page: Page, testId: string): Promise<void> {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+    expect(await contrastViolations(page, `[data-testid="${testId}"]`)).toEqual([]);
+    await snap(page, `${testId}-1920-${scheme}`);
+  }
+}
 
 test('the launch form runs an LLM policy with the episodes at once it was given', async ({
   page,
@@ -32,13 +54,7 @@ test('the launch form runs an LLM policy with the episodes at once it was given'
 test('a rate-limited endpoint shows its back-off on the run page while it lasts', async ({
   page,
 }) => {
-  const runId = await launchRun(page, {
-    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
-    policy: `openai:${FAKE_RATE_LIMITED_MODEL}`,
-    k: 4,
-    maxSteps: 2,
-    concurrency: 4,
-  });
+  const runId = await launchRateLimited(page, 4, 4);
   await page.goto(`/runs/${runId}`);
   const backoff = page.getByTestId('run-backoff');
   const endpoint = `Rate limited by ${FAKE_OPENAI_URL} ${FAKE_RATE_LIMITED_MODEL}:`;
@@ -48,14 +64,7 @@ test('a rate-limited endpoint shows its back-off on the run page while it lasts'
   await expect(backoff.getByText(endpoint)).toHaveCount(1);
   // The gate lets one probe through per wait: the retries go on growing.
   await expect(backoff).toContainText(/([2-9]|\d{2,}) retries so far/, { timeout: 30_000 });
-  // Readable by a room: at projector width, in both themes.
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
-    expect(await contrastViolations(page, '[data-testid="run-backoff"]')).toEqual([]);
-    await snap(page, `run-backoff-1920-${scheme}`);
-  }
+  await readableAt1920(page, 'run-backoff');
 
   await trpcMutation(page, 'runs.cancel', { id: runId });
   await expect(page.getByTestId('run-backoff')).toHaveCount(0);
@@ -65,13 +74,7 @@ test('a run of slow model episodes has claimed only the episodes its slots hold'
   page,
 }) => {
   // Episodes held up by the endpoint's back-off last seconds: none is claimed ahead of a slot.
-  const runId = await launchRun(page, {
-    spec: { version: 1, env: { type: 'base', bridge: 'household', task: 'eval_seen-001' } },
-    policy: `openai:${FAKE_RATE_LIMITED_MODEL}`,
-    k: 8,
-    maxSteps: 2,
-    concurrency: 2,
-  });
+  const runId = await launchRateLimited(page, 8, 2);
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId('run-backoff')).toBeVisible({ timeout: 20_000 });
   // The progress card says how many episodes workers hold and how many wait.
@@ -86,13 +89,7 @@ test('a run of slow model episodes has claimed only the episodes its slots hold'
   );
   expect(run.counts).toEqual({ queued: 6, running: 2, done: 0 });
   await snap(page, 'run-in-flight-1440');
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
-    expect(await contrastViolations(page, '[data-testid="run-in-flight"]')).toEqual([]);
-    await snap(page, `run-in-flight-1920-${scheme}`);
-  }
+  await readableAt1920(page, 'run-in-flight');
   await trpcMutation(page, 'runs.cancel', { id: runId });
   await expect(page.getByTestId('run-in-flight')).toHaveCount(0);
 });
