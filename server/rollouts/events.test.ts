@@ -40,4 +40,68 @@ describe('run events: many viewers of one run', () => {
       await rollouts.close();
     }
   });
+
+  it('wake a waiter for the end only when a run may have ended: progress of this process needs no look', async () => {
+    const rollouts = testRollouts(handle, counterEngine());
+    try {
+      const events = rollouts.events;
+      const stop = new AbortController();
+      const wakes = events.wakes('some-run', { pollMs: 60_000, signal: stop.signal });
+      // The first look is always due (the run may have ended before the waiter listened).
+      expect((await wakes.next()).value).toBe(true);
+      events.notify(['some-run'], { progressOnly: new Set(['some-run']) });
+      expect((await wakes.next()).value).toBe(false);
+      // Progress, then a write that may have ended it, before the waiter comes back: a look.
+      events.notify(['some-run'], { progressOnly: new Set(['some-run']) });
+      events.notify(['some-run']);
+      expect((await wakes.next()).value).toBe(true);
+      // Progress of another run says nothing about this one.
+      events.notify(['some-run', 'other-run'], { progressOnly: new Set(['other-run']) });
+      expect((await wakes.next()).value).toBe(true);
+      stop.abort();
+      expect((await wakes.next()).done).toBe(true);
+    } finally {
+      await rollouts.close();
+    }
+  });
+
+  it("the safety net's poll always asks for a look", async () => {
+    const rollouts = testRollouts(handle, counterEngine());
+    try {
+      const stop = new AbortController();
+      const wakes = rollouts.events.wakes('quiet-run', { pollMs: 20, signal: stop.signal });
+      expect((await wakes.next()).value).toBe(true);
+      expect((await wakes.next()).value).toBe(true);
+      stop.abort();
+      await wakes.return(undefined);
+    } finally {
+      await rollouts.close();
+    }
+  });
+
+  it('a waiter looks at its run a few times, not once per write', async () => {
+    const rollouts = testRollouts(handle, counterEngine({ delayMs: 25 }));
+    try {
+      const looks = vi.spyOn(handle.db.run, 'findUnique');
+      const notify = vi.spyOn(rollouts.events, 'notify');
+      const { runId } = await rollouts.launchRun({
+        spec: counterSpec,
+        policy: 'test:inc',
+        k: 40,
+        queue: 'local',
+        concurrency: 1,
+      });
+      const before = looks.mock.calls.length;
+      const summary = await rollouts.waitForRun(runId);
+      expect(summary.status).toBe('completed');
+      expect(summary.episodesDone).toBe(40);
+      // One 25 ms episode at a time: a write (and a wake-up) per result, or nearly.
+      expect(notify.mock.calls.length).toBeGreaterThanOrEqual(30);
+      // waitForRun's own looks: the first, the one after the last write, and (when the run page's
+      // summary is read) its own query; not one per write.
+      expect(looks.mock.calls.length - before).toBeLessThanOrEqual(6);
+    } finally {
+      await rollouts.close();
+    }
+  });
 });

@@ -79,10 +79,14 @@ export class RunEvents {
     this.local.setMaxListeners(0);
   }
 
-  /** Wakes subscribers of these runs, here and (with Redis) in every other process. */
-  notify(runIds: Iterable<string>): void {
+  /**
+   * Wakes subscribers of these runs, here and (with Redis) in every other process. `progressOnly`:
+   * runs the write is known not to have ended (a recorder's batch that completed none of them), so
+   * that a waiter for a run's end here need not look at it (see wakes()).
+   */
+  notify(runIds: Iterable<string>, o: { progressOnly?: ReadonlySet<string> } = {}): void {
     const ids = [...new Set(runIds)];
-    for (const id of ids) this.wake(id);
+    for (const id of ids) this.wake(id, o.progressOnly?.has(id) ?? false);
     if (!this.redisUrl || ids.length === 0) return;
     const publisher = this.ensurePublisher();
     for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
@@ -157,9 +161,9 @@ export class RunEvents {
     return this.publisher;
   }
 
-  private wake(runId: string): void {
+  private wake(runId: string, progressOnly = false): void {
     this.wakeCount += 1;
-    this.local.emit(runId);
+    this.local.emit(runId, progressOnly);
   }
 
   /**
@@ -222,18 +226,23 @@ export class RunEvents {
   /**
    * Yields at each notification of the run (or every `pollMs`, the safety net), until the signal
    * aborts: for a waiter that looks at the run again when woken and needs none of its events.
+   * Yields whether the run may have ended since the last yield: false only when every notification
+   * meanwhile was a progress-only one from this process (a recorder's batch that ended no run); a
+   * poll, a notification from another process or any other write say true.
    */
   async *wakes(
     runId: string,
     options: Omit<SubscribeOptions, 'untilCompleted'> = {},
     /** Go round again at once, without waiting for a notification (e.g. a full page was read). */
     again: () => boolean = () => false,
-  ) {
+  ): AsyncGenerator<boolean> {
     const { signal, pollMs = 1000 } = options;
     let pending = false;
+    let mayHaveEnded = true;
     let wake: (() => void) | undefined;
-    const onNotify = () => {
+    const onNotify = (progressOnly?: boolean) => {
       pending = true;
+      if (!progressOnly) mayHaveEnded = true;
       wake?.();
     };
     this.local.on(runId, onNotify);
@@ -241,10 +250,18 @@ export class RunEvents {
       await this.ensureRedisSubscriber();
       while (!signal?.aborted) {
         pending = false;
-        yield;
+        const changed = mayHaveEnded;
+        mayHaveEnded = false;
+        yield changed;
         if (pending || again()) continue;
+        // Aborted while the consumer was busy: an abort listener added now would never fire.
+        if (signal?.aborted) break;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pollMs);
+          const timer = setTimeout(() => {
+            // The safety net's poll, not a notification: look again.
+            mayHaveEnded = true;
+            done();
+          }, pollMs);
           function done() {
             clearTimeout(timer);
             signal?.removeEventListener('abort', done);

@@ -71,6 +71,8 @@ export interface ClaimedEpisode {
 export interface BatchOutcome {
   claimed: ClaimedEpisode[];
   won: string[];
+  /** Runs this batch left in a final status (completed by its last result). */
+  ended: string[];
 }
 
 /** Claims: episodes not done, of runs still open, move to running under a new attempt. */
@@ -209,6 +211,7 @@ function claimsOnlySql(b: Batch): Prisma.Sql {
       (SELECT v FROM cfg) AS cfg,
       (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
       '[]'::jsonb AS won,
+      '[]'::jsonb AS ended,
       0 AS steps,
       (SELECT count(*) FROM ev)::int AS events`;
 }
@@ -228,6 +231,8 @@ export function recordBatchSql(b: Batch): Prisma.Sql {
       (SELECT v FROM cfg) AS cfg,
       (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
       (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
+      (SELECT coalesce(jsonb_agg(runs.id), '[]'::jsonb) FROM runs
+        WHERE runs.status NOT IN ('queued', 'running')) AS ended,
       (SELECT count(*) FROM ins)::int AS steps,
       (SELECT count(*) FROM ev)::int AS events`;
 }
@@ -276,7 +281,13 @@ async function runOnPGlite(
   );
   if (rows) {
     const row = rows[0];
-    return row && { claimed: JSON.parse(row.claimed ?? '[]'), won: JSON.parse(row.won ?? '[]') };
+    return (
+      row && {
+        claimed: JSON.parse(row.claimed ?? '[]'),
+        won: JSON.parse(row.won ?? '[]'),
+        ended: JSON.parse(row.ended ?? '[]'),
+      }
+    );
   }
   // A value no text parameter carries: the same statements through PGlite's own queries.
   return lite.transaction(async (tx) => {

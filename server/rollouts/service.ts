@@ -270,7 +270,9 @@ export class Rollouts {
     } else {
       // Nobody reads the events: look at the run's status when woken instead of reading (and
       // parsing) every event of the run — two or three per episode, a good part of a producer's CPU.
-      for await (const _ of this.events.wakes(runId, stream)) {
+      // A wake from this process's recorder for a batch that ended no run needs no look.
+      for await (const mayHaveEnded of this.events.wakes(runId, stream)) {
+        if (!mayHaveEnded) continue;
         const now = await status();
         if (!now || isFinalStatus(now.status)) break;
         // A busy run wakes its waiters at every write (hundreds a second): one look per 25 ms.
