@@ -49,14 +49,14 @@ describe('run events: many viewers of one run', () => {
       const wakes = events.wakes('some-run', { pollMs: 60_000, signal: stop.signal });
       // The first look is always due (the run may have ended before the waiter listened).
       expect((await wakes.next()).value).toBe(true);
-      events.notify(['some-run'], { progressOnly: new Set(['some-run']) });
+      events.notify(['some-run'], { ended: new Set() });
       expect((await wakes.next()).value).toBe(false);
       // Progress, then a write that may have ended it, before the waiter comes back: a look.
-      events.notify(['some-run'], { progressOnly: new Set(['some-run']) });
+      events.notify(['some-run'], { ended: new Set() });
       events.notify(['some-run']);
       expect((await wakes.next()).value).toBe(true);
-      // Progress of another run says nothing about this one.
-      events.notify(['some-run', 'other-run'], { progressOnly: new Set(['other-run']) });
+      // A batch that ended this run and not another: a look.
+      events.notify(['some-run', 'other-run'], { ended: new Set(['some-run']) });
       expect((await wakes.next()).value).toBe(true);
       stop.abort();
       expect((await wakes.next()).done).toBe(true);

@@ -80,13 +80,13 @@ export class RunEvents {
   }
 
   /**
-   * Wakes subscribers of these runs, here and (with Redis) in every other process. `progressOnly`:
-   * runs the write is known not to have ended (a recorder's batch that completed none of them), so
-   * that a waiter for a run's end here need not look at it (see wakes()).
+   * Wakes subscribers of these runs, here and (with Redis) in every other process. `ended`: the runs
+   * the write left in a final status, when the writer knows (a recorder's batch); the others' wake-up
+   * is then progress-only, and a waiter for a run's end here need not look at it (see wakes()).
    */
-  notify(runIds: Iterable<string>, o: { progressOnly?: ReadonlySet<string> } = {}): void {
+  notify(runIds: Iterable<string>, o: { ended?: ReadonlySet<string> } = {}): void {
     const ids = [...new Set(runIds)];
-    for (const id of ids) this.wake(id, o.progressOnly?.has(id) ?? false);
+    for (const id of ids) this.wake(id, o.ended !== undefined && !o.ended.has(id));
     if (!this.redisUrl || ids.length === 0) return;
     const publisher = this.ensurePublisher();
     for (const id of ids) publisher.publish(CHANNEL, id).catch(() => undefined);
@@ -250,9 +250,9 @@ export class RunEvents {
       await this.ensureRedisSubscriber();
       while (!signal?.aborted) {
         pending = false;
-        const changed = mayHaveEnded;
+        const look = mayHaveEnded;
         mayHaveEnded = false;
-        yield changed;
+        yield look;
         if (pending || again()) continue;
         // Aborted while the consumer was busy: an abort listener added now would never fire.
         if (signal?.aborted) break;

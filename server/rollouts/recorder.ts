@@ -319,10 +319,7 @@ export class EpisodeRecorder {
     const won = new Set(main?.won ?? []);
     for (const id of mayStart) this.started.add(id);
     // Runs the batch did not end: their waiters here need not look at them (events.ts wakes()).
-    const ended = main ? new Set(main.ended) : undefined;
-    this.events.notify(runIds, {
-      progressOnly: new Set(ended ? runIds.filter((id) => !ended.has(id)) : []),
-    });
+    this.events.notify(runIds, main ? { ended: new Set(main.ended) } : {});
     for (const op of claims) op.resolve(claimed.get(op.req.id) ?? null);
     for (const op of records) op.resolve(won.has(op.req.id));
   }
