@@ -68,6 +68,7 @@ export const stepSelect = {
   state: true,
   meta: true,
   llm: true,
+  commands: true,
 } satisfies Prisma.StepSelect;
 
 export const harnessVersionSelect = {

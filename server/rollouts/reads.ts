@@ -24,6 +24,7 @@ import {
   type stepSelect,
 } from '../db/queries.ts';
 import { NotFoundError } from '../errors.ts';
+import { decodeCommands } from './step-rows.ts';
 import { getRunSummary, type RunInfo, runListItem, toRunInfo } from './summary.ts';
 
 export { runsPage } from './run-list.ts';
@@ -161,9 +162,16 @@ export async function pageFinishedEpisodes(
 
 type StepRow = Omit<Prisma.StepGetPayload<{ select: typeof stepSelect }>, 'attempt'>;
 
-/** A stored step, its JSON columns parsed with the contracts' schemas. */
-export function toStepRecord(row: StepRow): StepRecord {
+/**
+ * A stored step, its JSON columns parsed with the contracts' schemas; `commandTable`: its episode's
+ * (Episode.commandTable), which interned commands index (step-rows.ts).
+ */
+export function toStepRecord(row: StepRow, commandTable?: unknown): StepRecord {
   const where = `Step ${row.episodeId}#${row.index}`;
+  const info = parseColumn(StepInfoSchema, row.info, `${where} info`);
+  if (row.commands !== null) {
+    info.admissibleCommands = decodeCommands(row.commands, commandTable, where);
+  }
   const json = (value: unknown, what: string) =>
     parseColumn(JsonSchemaZ, value, `${where} ${what}`);
   const obs = (text: string, data: unknown, what: string) =>
@@ -184,7 +192,7 @@ export function toStepRecord(row: StepRow): StepRecord {
     reward: row.reward,
     terminated: row.terminated,
     truncated: row.truncated,
-    info: parseColumn(StepInfoSchema, row.info, `${where} info`),
+    info,
     invalid: row.invalid,
     changes: parseColumn(LayerChangesSchema, row.changes, `${where} changes`),
   };
@@ -207,7 +215,18 @@ export async function getSteps(
     take: Math.min(Math.max(options.limit ?? 100, 1), 500),
     ...(options.cursor !== undefined ? { after: options.cursor } : {}),
   });
-  return { items: page.items.map(toStepRecord), nextCursor: page.next ?? null };
+  const table = page.items.some((r) => r.commands !== null)
+    ? (
+        await db.episode.findUnique({
+          where: { id: episodeId },
+          select: { commandTable: true },
+        })
+      )?.commandTable
+    : undefined;
+  return {
+    items: page.items.map((row) => toStepRecord(row, table)),
+    nextCursor: page.next ?? null,
+  };
 }
 
 /** An episode's whole trajectory, read page by page. */

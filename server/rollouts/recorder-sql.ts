@@ -3,6 +3,7 @@
 import { Prisma } from '../db/generated/client.ts';
 import { type Db, pgliteOf } from '../db/index.ts';
 import { runBound } from '../db/pglite-bound.ts';
+import type { EncodedTrajectory } from './step-rows.ts';
 
 // Rows travel as one JSON parameter, read with jsonb_to_recordset: parsed once into jsonb, each
 // jsonb column is then a slice of it. json_to_recordset re-parsed every jsonb column from its text,
@@ -34,7 +35,7 @@ export interface Batch {
   claimIds: string[];
   /** Episode result rows (recorder.ts episodeRow). */
   rows: unknown[];
-  /** Each result's steps, encoded (step-rows.ts encodeSteps). */
+  /** Each result's steps. */
   steps: EncodedSteps[];
 }
 
@@ -42,17 +43,18 @@ export interface EncodedSteps {
   /** The episode. */
   id: string;
   attempt: number;
-  /** A JSON array of step columns (step-rows.ts stepColumns). */
-  steps: string;
+  /** Its steps and command table, encoded (step-rows.ts encodeSteps). */
+  encoded: EncodedTrajectory;
 }
 
 /**
- * The batch's steps as one JSON parameter: each episode's encoded steps spliced in as they came
- * (from the worker thread that played it), neither parsed nor encoded again here.
+ * The batch's steps as one JSON parameter: each episode's encoded steps and command table spliced
+ * in as they came (from the worker thread that played it), neither parsed nor encoded again here.
  */
 function stepsParam(b: Batch): string {
   const episodes = b.steps.map(
-    (e) => `{"id":${JSON.stringify(e.id)},"attempt":${e.attempt},"steps":${e.steps}}`,
+    (e) =>
+      `{"id":${JSON.stringify(e.id)},"attempt":${e.attempt},"commands":${e.encoded.commands},"steps":${e.encoded.steps}}`,
   );
   return `[${episodes.join(',')}]`;
 }
@@ -83,8 +85,13 @@ const claimedCte = (b: Batch) => Prisma.sql`
       AND e."runId" IN (SELECT id FROM "Run" WHERE id = ANY(${b.runIds}::text[]) AND status IN ('queued', 'running'))
     RETURNING e.id, e."runId", e.attempt, e."taskId", e.seed, e."startSeed", e.ordinal)`;
 
-/** Results: written only for the current attempt of a running episode (compare-and-set). */
+/**
+ * Results: written only for the current attempt of a running episode (compare-and-set), with the
+ * command table of their steps (p: the steps parameter, parsed once for this and the step insert).
+ */
 const wonCte = (b: Batch) => Prisma.sql`
+  p AS (
+    SELECT * FROM jsonb_to_recordset(${stepsParam(b)}::jsonb) AS e(id text, attempt int, commands jsonb, steps jsonb)),
   v AS (
     SELECT * FROM jsonb_to_recordset(${json(b.rows)}::jsonb) AS v(id text, attempt int, outcome text,
       "failureCategory" text, "errorKind" text, "errorMessage" text, steps int, reward float8,
@@ -99,29 +106,28 @@ const wonCte = (b: Batch) => Prisma.sql`
       "durationMs" = v."durationMs", "promptTokens" = v."promptTokens",
       "outputTokens" = v."outputTokens", "cachedTokens" = v."cachedTokens", llm = v.llm,
       "initialObservation" = v."initialObservation",
-      "finishedAt" = v."finishedAt"
-    FROM v
+      "finishedAt" = v."finishedAt", "commandTable" = p.commands
+    FROM v LEFT JOIN p ON p.id = v.id AND p.attempt = v.attempt
     WHERE e.id = v.id AND e.attempt = v.attempt AND e.status = 'running'
-    RETURNING e.id, e."runId", e.ordinal, e."taskId", e.seed, e."startSeed", v.outcome, v."failureCategory",
+    RETURNING e.id, e.attempt, e."runId", e.ordinal, e."taskId", e.seed, e."startSeed", v.outcome, v."failureCategory",
       v."errorKind", v."errorMessage", v.steps, v.reward, v."durationMs")`;
 
-/** The steps of the winning results only. */
-const stepsCte = (b: Batch) => Prisma.sql`
+/**
+ * The steps of the winning results only, read back from their short keys (step-rows.ts encodeStep):
+ * `same` stands for an executed action and raw observation equal to the agent's.
+ */
+const stepsCte = Prisma.sql`
   ins AS (
     INSERT INTO "Step" ("episodeId", "index", "attempt", "action", "executedAction", "rawObservation",
       "rawObservationData", "observation", "observationData", "reward", "terminated", "truncated",
-      "invalid", "blocked", "changes", "info", "leg", "state", "meta", "llm")
-    SELECT e.id, s."index", e.attempt, s."action", s."executedAction", s."rawObservation",
-      s."rawObservationData", s."observation", s."observationData", s."reward", s."terminated",
-      s."truncated", s."invalid", s."blocked", s."changes", s."info", s."leg", s."state", s."meta",
-      s."llm"
-    FROM jsonb_to_recordset(${stepsParam(b)}::jsonb) AS e(id text, attempt int, steps jsonb),
-      jsonb_to_recordset(e.steps) AS s("index" int, "action" jsonb, "executedAction" jsonb,
-      "rawObservation" text, "rawObservationData" jsonb, "observation" text,
-      "observationData" jsonb, "reward" float8, "terminated" boolean, "truncated" boolean,
-      "invalid" boolean, "blocked" text, "changes" jsonb, "info" jsonb, "leg" int, "state" jsonb,
-      "meta" jsonb, "llm" jsonb)
-    WHERE e.id IN (SELECT id FROM won)
+      "invalid", "blocked", "changes", "info", "leg", "state", "meta", "llm", "commands")
+    SELECT e.id, s.i, e.attempt, s.a, CASE WHEN s.same THEN s.a ELSE s.x END,
+      CASE WHEN s.same THEN s.o ELSE s.ro END, s.rd, s.o, s.od, s.r, s.te, s.tr, s.iv, s.b, s.ch,
+      s.nf, s.l, s.st, s.m, s.ll, s.cm
+    FROM p AS e, jsonb_to_recordset(e.steps) AS s(i int, a jsonb, same boolean, x jsonb, ro text,
+      rd jsonb, o text, od jsonb, r float8, te boolean, tr boolean, iv boolean, b text, ch jsonb,
+      nf jsonb, l int, st jsonb, m jsonb, ll jsonb, cm text)
+    WHERE (e.id, e.attempt) IN (SELECT id, attempt FROM won)
     RETURNING 1)`;
 
 // A batch of results only (no claim joined it) leaves the claims out instead of planning and running
@@ -224,7 +230,7 @@ export function recordBatchSql(b: Batch): Prisma.Sql {
     cfg AS (SELECT set_config('synchronous_commit', ${b.syncCommit}, true) AS v),
     ${b.claimIds.length > 0 ? claimedCte(b) : noClaims},
     ${wonCte(b)},
-    ${stepsCte(b)},
+    ${stepsCte},
     ${runsCte},
     ${eventsCte(b)}
     SELECT

@@ -1,12 +1,13 @@
 // What the recorder stores is what the episode produced: every step field and the episode's
-// result survive the batch statement (JSON-encoded rows read back with jsonb_to_recordset) as they
-// were, on both databases and on PGlite's direct path.
+// result survive the batch statement (JSON-encoded rows read back with jsonb_to_recordset, commands
+// interned: step-rows.ts) as they were, on both databases and on PGlite's direct path.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type TestDbKind, truncateAll, withTestDb } from '../db/testing.ts';
 import type { StepRecord } from '../harness/types.ts';
 import { RunEvents } from './events.ts';
+import { readTrajectory } from './reads.ts';
 import { EpisodeRecorder } from './recorder.ts';
-import { encodeSteps, stepRow } from './step-rows.ts';
+import { encodeSteps } from './step-rows.ts';
 import type { EpisodeResult } from './types.ts';
 
 const odd = 'quotes " and \\ backslash, a tab\t, a newline\n, unicode é 漢字 🙂, </script>';
@@ -21,13 +22,24 @@ const steps: StepRecord[] = [
     reward: 0.125,
     terminated: false,
     truncated: false,
-    info: { admissible: ['look', 'inventory', odd], invalid: false, won: false },
+    info: {
+      admissibleCommands: ['look', odd, 'go to countertop 1'],
+      admissible: ['look', 'inventory', odd],
+      invalid: false,
+      won: false,
+    },
     invalid: false,
-    changes: [{ layer: 'contract', field: 'observation', before: odd, after: 'x' }],
+    changes: [
+      { layer: 'contract', component: 'contract', what: 'observation', before: odd, after: 'x' },
+    ],
     leg: 1,
     state: { agent: { holding: null } },
     meta: { note: odd },
-    llm: { usage: { prompt: 10, completion: 3, cached: 0 } },
+    llm: {
+      mode: 'tools',
+      usage: { prompt: 10, completion: 3, cached: 0, requests: 1 },
+      reply: odd,
+    },
   } as unknown as StepRecord,
   {
     index: 1,
@@ -43,12 +55,39 @@ const steps: StepRecord[] = [
     blocked: 'Nothing happens.',
     changes: [],
   },
+  {
+    // Executed as chosen and shown as the environment said it: the same fields travel once.
+    index: 2,
+    action: { name: 'act', args: { command: 'look' } },
+    executedAction: { name: 'act', args: { command: 'look' } },
+    rawObservation: { text: `You see ${odd}` },
+    observation: { text: `You see ${odd}` },
+    reward: 0,
+    terminated: false,
+    truncated: true,
+    info: { admissibleCommands: ['inventory', 'look', 'inventory', odd], invalid: false },
+    invalid: false,
+    changes: [],
+  },
+  {
+    index: 3,
+    action: { name: 'act', args: { command: 'look' } },
+    executedAction: { name: 'act', args: { command: 'look' } },
+    rawObservation: { text: 'before' },
+    observation: { text: 'after' },
+    reward: 1,
+    terminated: true,
+    truncated: false,
+    info: { admissibleCommands: [] },
+    invalid: false,
+    changes: [],
+  },
 ];
 
 const result: EpisodeResult = {
   outcome: 'failure',
   failureCategory: 'wrong_final_state',
-  steps: 2,
+  steps: 4,
   invalidActions: 1,
   envReward: 0.125,
   durationMs: 12.6,
@@ -77,18 +116,32 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
     const won = await recorder.record({ id: episode.id, runId: run.id, attempt: 1, result });
     expect(won).toBe(true);
 
+    expect(await readTrajectory(db(), episode.id)).toEqual(steps);
+    // Stored interned: each distinct command once, in the episode; a step's as indices into it.
     const stored = await db().step.findMany({
       where: { episodeId: episode.id },
       orderBy: { index: 'asc' },
+      select: { info: true, commands: true, executedAction: true, rawObservation: true },
     });
-    expect(stored).toEqual(steps.map((s) => stepRow(episode.id, 1, s)));
+    expect(stored.map((s) => s.commands)).toEqual(['0,1,2', null, '3,0,3,1', '']);
+    expect(stored.map((s) => 'admissibleCommands' in (s.info as object))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(stored[2]).toMatchObject({
+      executedAction: { name: 'act', args: { command: 'look' } },
+      rawObservation: `You see ${odd}`,
+    });
     const e = await db().episode.findUniqueOrThrow({ where: { id: episode.id } });
     expect(e).toMatchObject({
       status: 'done',
       outcome: 'failure',
       failureCategory: 'wrong_final_state',
-      steps: 2,
+      steps: 4,
       reward: -2.75,
+      commandTable: ['look', odd, 'go to countertop 1', 'inventory'],
       durationMs: 13,
       evaluation: result.evaluation,
       initialObservation: odd,
@@ -118,12 +171,6 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
     ]);
     expect(won).toEqual([true, true]);
     expect(recorder.stats.flushes - flushes).toBe(1); // both results in one batch
-    for (const e of [plain, encoded]) {
-      const stored = await db().step.findMany({
-        where: { episodeId: e.id },
-        orderBy: { index: 'asc' },
-      });
-      expect(stored).toEqual(steps.map((s) => stepRow(e.id, 1, s)));
-    }
+    for (const e of [plain, encoded]) expect(await readTrajectory(db(), e.id)).toEqual(steps);
   });
 });

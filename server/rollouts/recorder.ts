@@ -309,7 +309,7 @@ export class EpisodeRecorder {
         steps: records.map(({ req }) => ({
           id: req.id,
           attempt: req.attempt,
-          steps: req.result.encodedSteps ?? encodeSteps(req.result.trajectory),
+          encoded: req.result.encodedSteps ?? encodeSteps(req.result.trajectory),
         })),
       }),
     );

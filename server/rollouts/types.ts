@@ -11,6 +11,7 @@ import type {
 } from '../../contracts/runs.ts';
 import type { HarnessSpec } from '../../contracts/spec.ts';
 import type { StepRecord } from '../../contracts/steps.ts';
+import type { EncodedTrajectory } from './step-rows.ts';
 
 export {
   type CostAwareReward,
@@ -71,10 +72,10 @@ export interface EpisodeResult {
   /** Empty when `encodedSteps` carries the steps. */
   trajectory: StepRecord[];
   /**
-   * The trajectory as the Step rows' JSON (step-rows.ts encodeSteps), set instead of `trajectory`
-   * by the worker thread that played the episode: the host only writes it (recorder.ts).
+   * The trajectory encoded for the Step rows (step-rows.ts encodeSteps), set instead of
+   * `trajectory` by the worker thread that played the episode: the host only writes it (recorder.ts).
    */
-  encodedSteps?: string;
+  encodedSteps?: EncodedTrajectory;
   taskId: string;
   taskType?: string;
   seed: number;

@@ -2424,7 +2424,8 @@ export const EpisodeScalarFieldEnum = {
   llm: 'llm',
   durationMs: 'durationMs',
   startedAt: 'startedAt',
-  finishedAt: 'finishedAt'
+  finishedAt: 'finishedAt',
+  commandTable: 'commandTable'
 } as const
 
 export type EpisodeScalarFieldEnum = (typeof EpisodeScalarFieldEnum)[keyof typeof EpisodeScalarFieldEnum]
@@ -2450,7 +2451,8 @@ export const StepScalarFieldEnum = {
   leg: 'leg',
   state: 'state',
   meta: 'meta',
-  llm: 'llm'
+  llm: 'llm',
+  commands: 'commands'
 } as const
 
 export type StepScalarFieldEnum = (typeof StepScalarFieldEnum)[keyof typeof StepScalarFieldEnum]

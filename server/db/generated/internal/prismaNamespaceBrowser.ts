@@ -188,7 +188,8 @@ export const EpisodeScalarFieldEnum = {
   llm: 'llm',
   durationMs: 'durationMs',
   startedAt: 'startedAt',
-  finishedAt: 'finishedAt'
+  finishedAt: 'finishedAt',
+  commandTable: 'commandTable'
 } as const
 
 export type EpisodeScalarFieldEnum = (typeof EpisodeScalarFieldEnum)[keyof typeof EpisodeScalarFieldEnum]
@@ -214,7 +215,8 @@ export const StepScalarFieldEnum = {
   leg: 'leg',
   state: 'state',
   meta: 'meta',
-  llm: 'llm'
+  llm: 'llm',
+  commands: 'commands'
 } as const
 
 export type StepScalarFieldEnum = (typeof StepScalarFieldEnum)[keyof typeof StepScalarFieldEnum]

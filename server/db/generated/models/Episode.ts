@@ -129,6 +129,7 @@ export type EpisodeCountAggregateOutputType = {
   durationMs: number
   startedAt: number
   finishedAt: number
+  commandTable: number
   _all: number
 }
 
@@ -236,6 +237,7 @@ export type EpisodeCountAggregateInputType = {
   durationMs?: true
   startedAt?: true
   finishedAt?: true
+  commandTable?: true
   _all?: true
 }
 
@@ -352,6 +354,7 @@ export type EpisodeGroupByOutputType = {
   durationMs: number | null
   startedAt: Date | null
   finishedAt: Date | null
+  commandTable: runtime.JsonValue | null
   _count: EpisodeCountAggregateOutputType | null
   _avg: EpisodeAvgAggregateOutputType | null
   _sum: EpisodeSumAggregateOutputType | null
@@ -404,6 +407,7 @@ export type EpisodeWhereInput = {
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
+  commandTable?: Prisma.JsonNullableFilter<"Episode">
   run?: Prisma.XOR<Prisma.RunScalarRelationFilter, Prisma.RunWhereInput>
   trajectory?: Prisma.StepListRelationFilter
 }
@@ -435,6 +439,7 @@ export type EpisodeOrderByWithRelationInput = {
   durationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  commandTable?: Prisma.SortOrderInput | Prisma.SortOrder
   run?: Prisma.RunOrderByWithRelationInput
   trajectory?: Prisma.StepOrderByRelationAggregateInput
 }
@@ -470,6 +475,7 @@ export type EpisodeWhereUniqueInput = Prisma.AtLeast<{
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
+  commandTable?: Prisma.JsonNullableFilter<"Episode">
   run?: Prisma.XOR<Prisma.RunScalarRelationFilter, Prisma.RunWhereInput>
   trajectory?: Prisma.StepListRelationFilter
 }, "id" | "runId_taskId_seed">
@@ -501,6 +507,7 @@ export type EpisodeOrderByWithAggregationInput = {
   durationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  commandTable?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EpisodeCountOrderByAggregateInput
   _avg?: Prisma.EpisodeAvgOrderByAggregateInput
   _max?: Prisma.EpisodeMaxOrderByAggregateInput
@@ -538,6 +545,7 @@ export type EpisodeScalarWhereWithAggregatesInput = {
   durationMs?: Prisma.IntNullableWithAggregatesFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Episode"> | Date | string | null
+  commandTable?: Prisma.JsonNullableWithAggregatesFilter<"Episode">
 }
 
 export type EpisodeCreateInput = {
@@ -566,6 +574,7 @@ export type EpisodeCreateInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   run: Prisma.RunCreateNestedOneWithoutEpisodesInput
   trajectory?: Prisma.StepCreateNestedManyWithoutEpisodeInput
 }
@@ -597,6 +606,7 @@ export type EpisodeUncheckedCreateInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepUncheckedCreateNestedManyWithoutEpisodeInput
 }
 
@@ -626,6 +636,7 @@ export type EpisodeUpdateInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   run?: Prisma.RunUpdateOneRequiredWithoutEpisodesNestedInput
   trajectory?: Prisma.StepUpdateManyWithoutEpisodeNestedInput
 }
@@ -657,6 +668,7 @@ export type EpisodeUncheckedUpdateInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepUncheckedUpdateManyWithoutEpisodeNestedInput
 }
 
@@ -687,6 +699,7 @@ export type EpisodeCreateManyInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeUpdateManyMutationInput = {
@@ -715,6 +728,7 @@ export type EpisodeUpdateManyMutationInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeUncheckedUpdateManyInput = {
@@ -744,6 +758,7 @@ export type EpisodeUncheckedUpdateManyInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeListRelationFilter = {
@@ -789,6 +804,7 @@ export type EpisodeCountOrderByAggregateInput = {
   durationMs?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
+  commandTable?: Prisma.SortOrder
 }
 
 export type EpisodeAvgOrderByAggregateInput = {
@@ -970,6 +986,7 @@ export type EpisodeCreateWithoutRunInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepCreateNestedManyWithoutEpisodeInput
 }
 
@@ -999,6 +1016,7 @@ export type EpisodeUncheckedCreateWithoutRunInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepUncheckedCreateNestedManyWithoutEpisodeInput
 }
 
@@ -1058,6 +1076,7 @@ export type EpisodeScalarWhereInput = {
   durationMs?: Prisma.IntNullableFilter<"Episode"> | number | null
   startedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Episode"> | Date | string | null
+  commandTable?: Prisma.JsonNullableFilter<"Episode">
 }
 
 export type EpisodeCreateWithoutTrajectoryInput = {
@@ -1086,6 +1105,7 @@ export type EpisodeCreateWithoutTrajectoryInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   run: Prisma.RunCreateNestedOneWithoutEpisodesInput
 }
 
@@ -1116,6 +1136,7 @@ export type EpisodeUncheckedCreateWithoutTrajectoryInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeCreateOrConnectWithoutTrajectoryInput = {
@@ -1160,6 +1181,7 @@ export type EpisodeUpdateWithoutTrajectoryInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   run?: Prisma.RunUpdateOneRequiredWithoutEpisodesNestedInput
 }
 
@@ -1190,6 +1212,7 @@ export type EpisodeUncheckedUpdateWithoutTrajectoryInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeCreateManyRunInput = {
@@ -1218,6 +1241,7 @@ export type EpisodeCreateManyRunInput = {
   durationMs?: number | null
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 export type EpisodeUpdateWithoutRunInput = {
@@ -1246,6 +1270,7 @@ export type EpisodeUpdateWithoutRunInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepUpdateManyWithoutEpisodeNestedInput
 }
 
@@ -1275,6 +1300,7 @@ export type EpisodeUncheckedUpdateWithoutRunInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   trajectory?: Prisma.StepUncheckedUpdateManyWithoutEpisodeNestedInput
 }
 
@@ -1304,6 +1330,7 @@ export type EpisodeUncheckedUpdateManyWithoutRunInput = {
   durationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  commandTable?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
 }
 
 
@@ -1364,6 +1391,7 @@ export type EpisodeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  commandTable?: boolean
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
   trajectory?: boolean | Prisma.Episode$trajectoryArgs<ExtArgs>
   _count?: boolean | Prisma.EpisodeCountOutputTypeDefaultArgs<ExtArgs>
@@ -1396,6 +1424,7 @@ export type EpisodeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  commandTable?: boolean
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["episode"]>
 
@@ -1426,6 +1455,7 @@ export type EpisodeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  commandTable?: boolean
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["episode"]>
 
@@ -1456,9 +1486,10 @@ export type EpisodeSelectScalar = {
   durationMs?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  commandTable?: boolean
 }
 
-export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "startSeed" | "initialObservation" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "promptTokens" | "outputTokens" | "cachedTokens" | "llm" | "durationMs" | "startedAt" | "finishedAt", ExtArgs["result"]["episode"]>
+export type EpisodeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "runId" | "taskId" | "seed" | "startSeed" | "initialObservation" | "ordinal" | "status" | "attempt" | "workerId" | "outcome" | "failureCategory" | "errorKind" | "errorMessage" | "steps" | "reward" | "costReward" | "evaluation" | "legVerdicts" | "promptTokens" | "outputTokens" | "cachedTokens" | "llm" | "durationMs" | "startedAt" | "finishedAt" | "commandTable", ExtArgs["result"]["episode"]>
 export type EpisodeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.RunDefaultArgs<ExtArgs>
   trajectory?: boolean | Prisma.Episode$trajectoryArgs<ExtArgs>
@@ -1535,6 +1566,11 @@ export type $EpisodePayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     durationMs: number | null
     startedAt: Date | null
     finishedAt: Date | null
+    /**
+     * The distinct admissible commands of the episode's steps, in order of first appearance
+     * (rollouts/step-rows.ts): Step.commands indexes into it. Null: no step's were interned.
+     */
+    commandTable: runtime.JsonValue | null
   }, ExtArgs["result"]["episode"]>
   composites: {}
 }
@@ -1986,6 +2022,7 @@ export interface EpisodeFieldRefs {
   readonly durationMs: Prisma.FieldRef<"Episode", 'Int'>
   readonly startedAt: Prisma.FieldRef<"Episode", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"Episode", 'DateTime'>
+  readonly commandTable: Prisma.FieldRef<"Episode", 'Json'>
 }
     
 

@@ -52,6 +52,7 @@ export type StepMinAggregateOutputType = {
   invalid: boolean | null
   blocked: string | null
   leg: number | null
+  commands: string | null
 }
 
 export type StepMaxAggregateOutputType = {
@@ -66,6 +67,7 @@ export type StepMaxAggregateOutputType = {
   invalid: boolean | null
   blocked: string | null
   leg: number | null
+  commands: string | null
 }
 
 export type StepCountAggregateOutputType = {
@@ -89,6 +91,7 @@ export type StepCountAggregateOutputType = {
   state: number
   meta: number
   llm: number
+  commands: number
   _all: number
 }
 
@@ -119,6 +122,7 @@ export type StepMinAggregateInputType = {
   invalid?: true
   blocked?: true
   leg?: true
+  commands?: true
 }
 
 export type StepMaxAggregateInputType = {
@@ -133,6 +137,7 @@ export type StepMaxAggregateInputType = {
   invalid?: true
   blocked?: true
   leg?: true
+  commands?: true
 }
 
 export type StepCountAggregateInputType = {
@@ -156,6 +161,7 @@ export type StepCountAggregateInputType = {
   state?: true
   meta?: true
   llm?: true
+  commands?: true
   _all?: true
 }
 
@@ -266,6 +272,7 @@ export type StepGroupByOutputType = {
   state: runtime.JsonValue | null
   meta: runtime.JsonValue | null
   llm: runtime.JsonValue | null
+  commands: string | null
   _count: StepCountAggregateOutputType | null
   _avg: StepAvgAggregateOutputType | null
   _sum: StepSumAggregateOutputType | null
@@ -312,6 +319,7 @@ export type StepWhereInput = {
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
   llm?: Prisma.JsonNullableFilter<"Step">
+  commands?: Prisma.StringNullableFilter<"Step"> | string | null
   episode?: Prisma.XOR<Prisma.EpisodeScalarRelationFilter, Prisma.EpisodeWhereInput>
 }
 
@@ -336,6 +344,7 @@ export type StepOrderByWithRelationInput = {
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   meta?: Prisma.SortOrderInput | Prisma.SortOrder
   llm?: Prisma.SortOrderInput | Prisma.SortOrder
+  commands?: Prisma.SortOrderInput | Prisma.SortOrder
   episode?: Prisma.EpisodeOrderByWithRelationInput
 }
 
@@ -364,6 +373,7 @@ export type StepWhereUniqueInput = Prisma.AtLeast<{
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
   llm?: Prisma.JsonNullableFilter<"Step">
+  commands?: Prisma.StringNullableFilter<"Step"> | string | null
   episode?: Prisma.XOR<Prisma.EpisodeScalarRelationFilter, Prisma.EpisodeWhereInput>
 }, "episodeId_index">
 
@@ -388,6 +398,7 @@ export type StepOrderByWithAggregationInput = {
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   meta?: Prisma.SortOrderInput | Prisma.SortOrder
   llm?: Prisma.SortOrderInput | Prisma.SortOrder
+  commands?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.StepCountOrderByAggregateInput
   _avg?: Prisma.StepAvgOrderByAggregateInput
   _max?: Prisma.StepMaxOrderByAggregateInput
@@ -419,6 +430,7 @@ export type StepScalarWhereWithAggregatesInput = {
   state?: Prisma.JsonNullableWithAggregatesFilter<"Step">
   meta?: Prisma.JsonNullableWithAggregatesFilter<"Step">
   llm?: Prisma.JsonNullableWithAggregatesFilter<"Step">
+  commands?: Prisma.StringNullableWithAggregatesFilter<"Step"> | string | null
 }
 
 export type StepCreateInput = {
@@ -441,6 +453,7 @@ export type StepCreateInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
   episode: Prisma.EpisodeCreateNestedOneWithoutTrajectoryInput
 }
 
@@ -465,6 +478,7 @@ export type StepUncheckedCreateInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
 }
 
 export type StepUpdateInput = {
@@ -487,6 +501,7 @@ export type StepUpdateInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   episode?: Prisma.EpisodeUpdateOneRequiredWithoutTrajectoryNestedInput
 }
 
@@ -511,6 +526,7 @@ export type StepUncheckedUpdateInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepCreateManyInput = {
@@ -534,6 +550,7 @@ export type StepCreateManyInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
 }
 
 export type StepUpdateManyMutationInput = {
@@ -556,6 +573,7 @@ export type StepUpdateManyMutationInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUncheckedUpdateManyInput = {
@@ -579,6 +597,7 @@ export type StepUncheckedUpdateManyInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepListRelationFilter = {
@@ -617,6 +636,7 @@ export type StepCountOrderByAggregateInput = {
   state?: Prisma.SortOrder
   meta?: Prisma.SortOrder
   llm?: Prisma.SortOrder
+  commands?: Prisma.SortOrder
 }
 
 export type StepAvgOrderByAggregateInput = {
@@ -638,6 +658,7 @@ export type StepMaxOrderByAggregateInput = {
   invalid?: Prisma.SortOrder
   blocked?: Prisma.SortOrder
   leg?: Prisma.SortOrder
+  commands?: Prisma.SortOrder
 }
 
 export type StepMinOrderByAggregateInput = {
@@ -652,6 +673,7 @@ export type StepMinOrderByAggregateInput = {
   invalid?: Prisma.SortOrder
   blocked?: Prisma.SortOrder
   leg?: Prisma.SortOrder
+  commands?: Prisma.SortOrder
 }
 
 export type StepSumOrderByAggregateInput = {
@@ -735,6 +757,7 @@ export type StepCreateWithoutEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
 }
 
 export type StepUncheckedCreateWithoutEpisodeInput = {
@@ -757,6 +780,7 @@ export type StepUncheckedCreateWithoutEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
 }
 
 export type StepCreateOrConnectWithoutEpisodeInput = {
@@ -809,6 +833,7 @@ export type StepScalarWhereInput = {
   state?: Prisma.JsonNullableFilter<"Step">
   meta?: Prisma.JsonNullableFilter<"Step">
   llm?: Prisma.JsonNullableFilter<"Step">
+  commands?: Prisma.StringNullableFilter<"Step"> | string | null
 }
 
 export type StepCreateManyEpisodeInput = {
@@ -831,6 +856,7 @@ export type StepCreateManyEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: string | null
 }
 
 export type StepUpdateWithoutEpisodeInput = {
@@ -853,6 +879,7 @@ export type StepUpdateWithoutEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUncheckedUpdateWithoutEpisodeInput = {
@@ -875,6 +902,7 @@ export type StepUncheckedUpdateWithoutEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUncheckedUpdateManyWithoutEpisodeInput = {
@@ -897,6 +925,7 @@ export type StepUncheckedUpdateManyWithoutEpisodeInput = {
   state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   meta?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   llm?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  commands?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -922,6 +951,7 @@ export type StepSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   state?: boolean
   meta?: boolean
   llm?: boolean
+  commands?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -946,6 +976,7 @@ export type StepSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   state?: boolean
   meta?: boolean
   llm?: boolean
+  commands?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -970,6 +1001,7 @@ export type StepSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   state?: boolean
   meta?: boolean
   llm?: boolean
+  commands?: boolean
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["step"]>
 
@@ -994,9 +1026,10 @@ export type StepSelectScalar = {
   state?: boolean
   meta?: boolean
   llm?: boolean
+  commands?: boolean
 }
 
-export type StepOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"episodeId" | "index" | "attempt" | "action" | "executedAction" | "rawObservation" | "rawObservationData" | "observation" | "observationData" | "reward" | "terminated" | "truncated" | "invalid" | "blocked" | "changes" | "info" | "leg" | "state" | "meta" | "llm", ExtArgs["result"]["step"]>
+export type StepOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"episodeId" | "index" | "attempt" | "action" | "executedAction" | "rawObservation" | "rawObservationData" | "observation" | "observationData" | "reward" | "terminated" | "truncated" | "invalid" | "blocked" | "changes" | "info" | "leg" | "state" | "meta" | "llm" | "commands", ExtArgs["result"]["step"]>
 export type StepInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   episode?: boolean | Prisma.EpisodeDefaultArgs<ExtArgs>
 }
@@ -1054,6 +1087,11 @@ export type $StepPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * An LLM policy's tokens, reasoning and reply for the step (contracts/llm.ts StepLlm).
      */
     llm: runtime.JsonValue | null
+    /**
+     * The step's info.admissibleCommands as comma-separated indices into Episode.commandTable
+     * ("" for none); `info` then lacks the key. Null: `info` holds them, if it has any.
+     */
+    commands: string | null
   }, ExtArgs["result"]["step"]>
   composites: {}
 }
@@ -1498,6 +1536,7 @@ export interface StepFieldRefs {
   readonly state: Prisma.FieldRef<"Step", 'Json'>
   readonly meta: Prisma.FieldRef<"Step", 'Json'>
   readonly llm: Prisma.FieldRef<"Step", 'Json'>
+  readonly commands: Prisma.FieldRef<"Step", 'String'>
 }
     
 
