@@ -72,6 +72,7 @@ export interface ClaimedEpisode {
 
 export interface BatchOutcome {
   claimed: ClaimedEpisode[];
+  /** The results written, as `episode id#attempt` (a stale attempt may share the batch). */
   won: string[];
   /** Runs this batch left in a final status (completed by its last result). */
   ended: string[];
@@ -236,7 +237,7 @@ export function recordBatchSql(b: Batch): Prisma.Sql {
     SELECT
       (SELECT v FROM cfg) AS cfg,
       (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.ordinal), '[]'::jsonb) FROM claimed AS c) AS claimed,
-      (SELECT coalesce(jsonb_agg(w.id), '[]'::jsonb) FROM won AS w) AS won,
+      (SELECT coalesce(jsonb_agg(w.id || '#' || w.attempt), '[]'::jsonb) FROM won AS w) AS won,
       (SELECT coalesce(jsonb_agg(runs.id), '[]'::jsonb) FROM runs
         WHERE runs.status NOT IN ('queued', 'running')) AS ended,
       (SELECT count(*) FROM ins)::int AS steps,

@@ -173,4 +173,27 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
     expect(recorder.stats.flushes - flushes).toBe(1); // both results in one batch
     for (const e of [plain, encoded]) expect(await readTrajectory(db(), e.id)).toEqual(steps);
   });
+
+  it('writes the steps of the winning attempt only when a stale one shares its batch', async () => {
+    const run = await db().run.create({
+      data: { policy: 'p', spec: {}, k: 1, maxSteps: 50, rewardParams: {}, episodesTotal: 1 },
+    });
+    const episode = await db().episode.create({
+      data: { runId: run.id, taskId: 'task-1', seed: 3, ordinal: 0 },
+    });
+    const recorder = new EpisodeRecorder('w', { db: db(), events: new RunEvents(db()) });
+    await recorder.claim({ id: episode.id, runId: run.id });
+    expect((await recorder.claim({ id: episode.id, runId: run.id }))?.attempt).toBe(2);
+    const stale = { ...result, trajectory: steps.slice(0, 1) };
+    const flushes = recorder.stats.flushes;
+    const won = await Promise.all([
+      recorder.record({ id: episode.id, runId: run.id, attempt: 1, result: stale }),
+      recorder.record({ id: episode.id, runId: run.id, attempt: 2, result }),
+    ]);
+    expect(recorder.stats.flushes - flushes).toBe(1);
+    expect(won).toEqual([false, true]);
+    expect(await readTrajectory(db(), episode.id)).toEqual(steps);
+    const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r).toMatchObject({ status: 'completed', episodesDone: 1 });
+  });
 });

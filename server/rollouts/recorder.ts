@@ -321,6 +321,6 @@ export class EpisodeRecorder {
     // Runs the batch did not end: their waiters here need not look at them (events.ts wakes()).
     this.events.notify(runIds, main ? { ended: new Set(main.ended) } : {});
     for (const op of claims) op.resolve(claimed.get(op.req.id) ?? null);
-    for (const op of records) op.resolve(won.has(op.req.id));
+    for (const op of records) op.resolve(won.has(`${op.req.id}#${op.req.attempt}`));
   }
 }
