@@ -14,6 +14,7 @@ interface Step {
   blocked?: string;
   observation: { text: string };
   rawObservation: { text: string } | null;
+  info: { admissibleCommands?: string[] };
 }
 
 test('launch a baseline run and read a trajectory', async ({ page }) => {
@@ -67,6 +68,10 @@ test('launch a baseline run and read a trajectory', async ({ page }) => {
   );
   await expect(page.getByTestId('observation')).toHaveText(third.observation.text);
   await expect(page.getByTestId('state-view')).toContainText('"agent"');
+  // The commands the environment listed after the step, as stored (interned per episode) and shown.
+  const listed = third.info.admissibleCommands ?? [];
+  expect(listed).toEqual(expect.arrayContaining(['look', 'inventory']));
+  await expect(page.getByTestId('admissible-commands').locator('code')).toHaveText(listed);
   await snap(page, '02-trajectory');
 
   await page.keyboard.press('Escape');

@@ -48,7 +48,10 @@ export function StepDetail({
       {step.changes.length > 0 ? <LayerChanges step={step} /> : null}
       {Array.isArray(admissible) && admissible.length > 0 ? (
         <TitledCard title={`Admissible commands after this step (${admissible.length})`}>
-          <div className="flex max-h-40 flex-wrap gap-1 overflow-auto">
+          <div
+            className="flex max-h-40 flex-wrap gap-1 overflow-auto"
+            data-testid="admissible-commands"
+          >
             {admissible.map((c) => (
               <code key={c} className="rounded bg-muted px-1.5 py-0.5 text-xs">
                 {c}
