@@ -103,7 +103,8 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
   const db = withTestDb(kind);
   beforeEach(async () => truncateAll(db()));
 
-  it('stores every step field and the result as the episode produced them', async () => {
+  /** A run of one episode, queued, and a recorder. */
+  async function oneEpisode() {
     const run = await db().run.create({
       data: { policy: 'p', spec: {}, k: 1, maxSteps: 50, rewardParams: {}, episodesTotal: 1 },
     });
@@ -111,6 +112,11 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
       data: { runId: run.id, taskId: 'task-1', seed: 3, ordinal: 0 },
     });
     const recorder = new EpisodeRecorder('w', { db: db(), events: new RunEvents(db()) });
+    return { run, episode, recorder };
+  }
+
+  it('stores every step field and the result as the episode produced them', async () => {
+    const { run, episode, recorder } = await oneEpisode();
     const claimed = await recorder.claim({ id: episode.id, runId: run.id });
     expect(claimed?.attempt).toBe(1);
     const won = await recorder.record({ id: episode.id, runId: run.id, attempt: 1, result });
@@ -175,13 +181,7 @@ describe.each<TestDbKind>(['pglite', 'postgres'])('episode recorder on %s', (kin
   });
 
   it('writes the steps of the winning attempt only when a stale one shares its batch', async () => {
-    const run = await db().run.create({
-      data: { policy: 'p', spec: {}, k: 1, maxSteps: 50, rewardParams: {}, episodesTotal: 1 },
-    });
-    const episode = await db().episode.create({
-      data: { runId: run.id, taskId: 'task-1', seed: 3, ordinal: 0 },
-    });
-    const recorder = new EpisodeRecorder('w', { db: db(), events: new RunEvents(db()) });
+    const { run, episode, recorder } = await oneEpisode();
     await recorder.claim({ id: episode.id, runId: run.id });
     expect((await recorder.claim({ id: episode.id, runId: run.id }))?.attempt).toBe(2);
     const stale = { ...result, trajectory: steps.slice(0, 1) };
