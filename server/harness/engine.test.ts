@@ -226,4 +226,26 @@ describe('records', () => {
     ]);
     expect(record.invalid).toBe(false);
   });
+
+  it('keys the Contract does not read change nothing: such a hook plays as the identity', async () => {
+    // The sandbox answers "untouched" without listing a result's or an observation's keys
+    // (guest/runtime.js __resultUntouched); this pins that the steps are the identity hook's.
+    const identity = `export function modifyTransition(a, r) { return r; }
+export function filterObservation(o) { return o; }`;
+    const extra = `export function modifyTransition(a, r) { r.extra = 1; r.observation.seen = true; return r; }
+export function filterObservation(o) { o.note = 'n'; }`;
+    const play = async (code: string) => {
+      const { harness } = await build(spec({ type: 'contract', code, env: room() }));
+      const out: unknown[] = [await harness.reset({ seed: 3 })];
+      for (const a of [act('grab key'), act('take key'), act('put key in box')]) {
+        out.push(await harness.step(a));
+      }
+      await harness.close();
+      return out;
+    };
+    const same = await play(identity);
+    expect(await play(extra)).toEqual(same);
+    const steps = same.slice(1) as { record: { changes: unknown[] } }[];
+    expect(steps.every((s) => s.record.changes.length === 0)).toBe(true);
+  });
 });

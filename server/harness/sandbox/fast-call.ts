@@ -27,6 +27,9 @@ interface ContextInternals {
 
 const encoder = new TextEncoder();
 
+/** Kept guest strings per context (see FastCall.call). */
+const MAX_KEPT = 64;
+
 /**
  * Writes `text` as UTF-8 and a NUL at `at` (room: 3 bytes per UTF-16 unit, plus 1); returns the
  * bytes before the NUL. ASCII is copied by a loop: for the short strings of a crossing that costs
@@ -70,6 +73,13 @@ export class FastCall {
   /** Per argument: its C string, then its guest string (reused arrays: no garbage per call). */
   private readonly starts: number[] = [];
   private readonly strs: number[] = [];
+  /** Per argument: whether its guest string is freed after the call (not a kept one). */
+  private readonly temporary: boolean[] = [];
+  /**
+   * Guest strings kept across calls, by text: arguments that recur step after step (a hook's
+   * index, an action's name and key, a reward, flags) cost no string and no free per call.
+   */
+  private readonly keptStrings = new Map<string, number>();
 
   private constructor(
     private readonly raw: ContextInternals,
@@ -111,8 +121,10 @@ export class FastCall {
    * takes the ordinary path, which reports that as the sandbox does). Several strings cost one
    * malloc for all their bytes: each becomes a guest string in C, which is cheaper than the guest
    * cutting one string apart with indexOf and slice (each a few hundred ns inside QuickJS).
+   * `kept`: a bit per argument (1 << i) whose text recurs across calls; its guest string is made
+   * once and kept (at most MAX_KEPT of them; then they are all freed and made again as needed).
    */
-  call(fn: QuickJSHandle, texts: string | readonly string[]): FastReply | undefined {
+  call(fn: QuickJSHandle, texts: string | readonly string[], kept = 0): FastReply | undefined {
     const { module, ffi } = this.raw;
     const ctx = this.raw.ctx.value;
     const list = typeof texts === 'string' ? [texts] : texts;
@@ -123,22 +135,43 @@ export class FastCall {
       this.argc = this.argv === 0 ? 0 : argc;
     }
     if (this.argv === 0) return undefined;
-    let bytes = 0;
-    for (let i = 0; i < argc; i++) bytes += list[i]!.length * 3 + 1;
-    const buffer = module._malloc(bytes);
-    if (buffer === 0) return undefined;
-    // Read after malloc: growing the memory replaces the view.
-    let heap = module.HEAPU8;
-    const starts = this.starts;
-    let at = buffer;
-    for (let i = 0; i < argc; i++) {
-      starts[i] = at;
-      at += writeUtf8(heap, at, list[i]!) + 1;
-    }
+    const keptStrings = this.keptStrings;
+    if (kept !== 0 && keptStrings.size + argc > MAX_KEPT) this.forgetKept();
     const strs = this.strs;
-    for (let i = 0; i < argc; i++) strs[i] = ffi.QTS_NewString(ctx, starts[i]!);
-    module._free(buffer);
-    heap = module.HEAPU8;
+    const temporary = this.temporary;
+    let bytes = 0;
+    for (let i = 0; i < argc; i++) {
+      const known = (kept >> i) & 1 ? keptStrings.get(list[i]!) : undefined;
+      strs[i] = known ?? 0;
+      if (known === undefined) bytes += list[i]!.length * 3 + 1;
+    }
+    if (bytes > 0) {
+      const buffer = module._malloc(bytes);
+      if (buffer === 0) return undefined;
+      // Read after malloc: growing the memory replaces the view.
+      const heap = module.HEAPU8;
+      const starts = this.starts;
+      let at = buffer;
+      for (let i = 0; i < argc; i++) {
+        if (strs[i] !== 0) continue;
+        starts[i] = at;
+        at += writeUtf8(heap, at, list[i]!) + 1;
+      }
+      for (let i = 0; i < argc; i++) {
+        const keep = ((kept >> i) & 1) === 1;
+        // A text kept twice in one call is made once.
+        if (strs[i] === 0 && keep) strs[i] = keptStrings.get(list[i]!) ?? 0;
+        temporary[i] = strs[i] === 0 && !keep;
+        if (strs[i] !== 0) continue;
+        const str = ffi.QTS_NewString(ctx, starts[i]!);
+        strs[i] = str;
+        if (keep) keptStrings.set(list[i]!, str);
+      }
+      module._free(buffer);
+    } else {
+      for (let i = 0; i < argc; i++) temporary[i] = false;
+    }
+    const heap = module.HEAPU8;
     const argv = this.argv;
     for (let i = 0; i < argc; i++) {
       const str = strs[i]!;
@@ -149,7 +182,7 @@ export class FastCall {
       heap[p + 3] = str >>> 24;
     }
     const result = ffi.QTS_Call(ctx, fn.value as unknown as number, this.undefinedPtr, argc, argv);
-    for (let i = 0; i < argc; i++) ffi.QTS_FreeValuePointer(ctx, strs[i]!);
+    for (let i = 0; i < argc; i++) if (temporary[i]) ffi.QTS_FreeValuePointer(ctx, strs[i]!);
     const error = ffi.QTS_ResolveException(ctx, result);
     if (error) {
       ffi.QTS_FreeValuePointer(ctx, result);
@@ -162,8 +195,18 @@ export class FastCall {
     return { text: reply };
   }
 
-  /** Frees the argument slot (not after a fatal error: the instance is dropped whole then). */
+  private forgetKept(): void {
+    const ctx = this.raw.ctx.value;
+    for (const str of this.keptStrings.values()) this.raw.ffi.QTS_FreeValuePointer(ctx, str);
+    this.keptStrings.clear();
+  }
+
+  /**
+   * Frees the argument slot and the kept strings (not after a fatal error: the instance is
+   * dropped whole then).
+   */
   dispose(): void {
+    this.forgetKept();
     if (this.argv !== 0) this.raw.module._free(this.argv);
     this.argv = 0;
     this.argc = 0;

@@ -37,6 +37,14 @@ import { markEnd, markStart } from './watchdog.ts';
 /** A guest failure reply (guest/runtime.js __failure): \u0002 + JSON of a described thrown value. */
 const FAILURE = '\u0002';
 
+/**
+ * The arguments of __callA (hook index, generation, action name, key, value) and __afterA
+ * (generation, action name, key, value, reward, flags, text) whose text recurs step after step:
+ * their guest strings are kept (FastCall.call).
+ */
+const KEPT_CALL_A = 0b01101;
+const KEPT_AFTER_A = 0b0110110;
+
 /** What a guest crossing gave back, read inside the limits. */
 type Crossing = { text: string } | { thrown: DumpedError; hook: string | undefined; loop: number };
 
@@ -294,6 +302,7 @@ export class HookSet {
         [],
         'call',
         true,
+        KEPT_CALL_A,
       );
       return decodeReply(
         name,
@@ -343,6 +352,7 @@ export class HookSet {
             [],
             'call',
             true,
+            KEPT_AFTER_A,
           )
         : this.invoke(
             this.afterFn!,
@@ -394,6 +404,8 @@ export class HookSet {
     phase: 'load' | 'call' = 'call',
     /** The strings hold no NUL and no lone surrogate (reply.ts): they may take the FFI path. */
     plain = false,
+    /** On that path, the arguments whose text recurs across calls (FastCall.call). */
+    kept = 0,
   ): string {
     const ctx = this.live();
     let handles: QuickJSHandle[] = [];
@@ -401,7 +413,7 @@ export class HookSet {
     try {
       crossing = this.underLimits(name, () => {
         const fast = plain && extra.length === 0 ? this.fast : undefined;
-        const reply = fast?.call(fn, strings);
+        const reply = fast?.call(fn, strings, kept);
         if (reply) return 'text' in reply ? reply : this.thrown(ctx, reply.error);
         handles = [...strings.map((str) => ctx.newString(str)), ...extra];
         return this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles));

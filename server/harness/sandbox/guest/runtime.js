@@ -311,14 +311,17 @@ function __action1(name, key, value) {
   __sentArg = value;
   return { name, args };
 }
-// True when the JSON of `value` is the JSON of the argument as sent ('A' / 'O'): the same own
-// keys in the same order holding the same strings, on plain objects (no toJSON anywhere).
+// True when `value` means to the host what the argument as sent ('A' / 'O') means. An action: its
+// JSON is the same (the same own keys in the same order holding the same strings, on plain objects:
+// no toJSON anywhere); the host reads it strictly. An observation: the same text and no data, on
+// a plain object without a toJSON of its own; the host keeps only those two fields of an
+// observation (contract.ts toObservation), so other keys need no listing (Object.keys allocates:
+// the dearest check inside QuickJS).
+const __hasOwn = Object.hasOwn;
 function __untouched(value) {
   if (value === null || typeof value !== 'object' || __protoOf(value) !== __OP) return false;
   if (__sentKind === 'O') {
-    if (value.text !== __sentBody) return false;
-    const keys = __keysOf(value);
-    return keys.length === 1 && keys[0] === 'text';
+    return value.text === __sentBody && value.data === undefined && !__hasOwn(value, 'toJSON');
   }
   if (__sentKind !== 'A') return false;
   const args = value.args;
@@ -497,9 +500,10 @@ function __afterA(gen, name, key, value, reward, flags, text) {
     const action = __action1(name, key, value);
     __sentText = text;
     __sentObservation = { text };
-    __sentReward = +reward;
-    __sentTerminated = flags[0] === '1';
-    __sentTruncated = flags[1] === '1';
+    // The common values compare as they are: reading a character or a number costs more.
+    __sentReward = reward === '0' ? 0 : +reward;
+    __sentTerminated = flags === '00' ? false : flags[0] === '1';
+    __sentTruncated = flags === '00' ? false : flags[1] === '1';
     __sentResult = {
       observation: __sentObservation,
       reward: __sentReward,
@@ -540,8 +544,10 @@ function __result(part) {
   };
   return __sentResult;
 }
-// The step result of an 'R' part untouched: the same object, keys in order, the lazy info, the
-// same values.
+// The step result of an 'R' part untouched, as the host reads a transition (contract.ts
+// applyTransition): the same object, the lazy info, the same reward and flags, the very
+// observation sent with its text and no data; none of them with a toJSON of its own. Other keys,
+// on the result or its observation, the host drops: they need no listing (see __untouched).
 // With `anyInfo`: the same but for its info, in a new object or not (`{ ...result, info }`).
 function __resultUntouched(value, anyInfo) {
   if (__sentResult === undefined || (value !== __sentResult && !anyInfo)) return false;
@@ -550,25 +556,19 @@ function __resultUntouched(value, anyInfo) {
     (!anyInfo && value.info !== __info.proxy) ||
     value.reward !== __sentReward ||
     value.terminated !== __sentTerminated ||
-    value.truncated !== __sentTruncated
-  ) {
-    return false;
-  }
-  const k = __keysOf(value);
-  if (
-    k.length !== 5 ||
-    k[0] !== 'observation' ||
-    k[1] !== 'reward' ||
-    k[2] !== 'terminated' ||
-    k[3] !== 'truncated' ||
-    k[4] !== 'info'
+    value.truncated !== __sentTruncated ||
+    __hasOwn(value, 'toJSON')
   ) {
     return false;
   }
   const o = value.observation;
-  if (o !== __sentObservation || __protoOf(o) !== __OP) return false;
-  const ok = __keysOf(o);
-  return ok.length === 1 && ok[0] === 'text' && o.text === __sentText;
+  return (
+    o === __sentObservation &&
+    __protoOf(o) === __OP &&
+    o.text === __sentText &&
+    o.data === undefined &&
+    !__hasOwn(o, 'toJSON')
+  );
 }
 function __afterStep(message) {
   const a = message.indexOf('\u0001');
@@ -614,5 +614,7 @@ function __afterHooks(action, result) {
     const value = __run('filterObservation', copy, false, copy);
     observation = __encode('filterObservation', value, false, plain);
   }
+  // Both unchanged, the common reply, is a constant: no string to build.
+  if (transition === 'S' && observation === 'S') return 'S\u0001S';
   return `${transition}\u0001${observation}`;
 }
