@@ -44,6 +44,10 @@ const TASKS: TaskInfo[] = [3, 5, 8].map((target) => ({
 
 /** A small counter game: add 1..3 until the total reaches the target. Correct unless a fault is injected. */
 function counterBridge(fault?: Fault): Bridge {
+  // Plays so far: 'random-step' adds 1 to every step of every other play, so two plays of the same
+  // actions always differ (a coin per step, as before, could match across two short plays: the
+  // suite then passed the bridge and this test failed, once in a full run).
+  let plays = 0;
   const tools = [
     {
       name: 'add',
@@ -71,6 +75,7 @@ function counterBridge(fault?: Fault): Bridge {
       const target = Number(o.taskId.split('-')[1]);
       this.taskId = o.taskId;
       this.seed = o.seed;
+      plays += 1;
       this.state = {
         total: fault === 'random-reset' ? Math.floor(Math.random() * 1e6) : o.seed % 2,
         target,
@@ -101,7 +106,7 @@ function counterBridge(fault?: Fault): Bridge {
       }
       this.state = {
         ...this.state,
-        total: this.state.total + n + (fault === 'random-step' && Math.random() < 0.5 ? 1 : 0),
+        total: this.state.total + n + (fault === 'random-step' ? plays % 2 : 0),
         moves: this.state.moves + 1,
       };
       const done = this.state.total >= this.state.target;
