@@ -7,6 +7,7 @@ import { actionText } from '../trajectory/format.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Textarea } from '../ui/input.tsx';
+import { keyedByOccurrence } from '../ui/keys.ts';
 import { ErrorNote } from '../ui/misc.tsx';
 import type { LogEntry } from './play.ts';
 import { type PlaySession, usePlaySession } from './use-play-session.ts';
@@ -92,15 +93,15 @@ function PlaySessionView({
       )}
       {p.admissible.length > 0 && !p.last?.done && !p.failure ? (
         <div className="flex max-h-32 flex-wrap gap-1 overflow-auto" data-testid="play-admissible">
-          {p.admissible.map((c) => (
+          {keyedByOccurrence(p.admissible).map(({ key, value }) => (
             <button
               type="button"
-              key={c}
+              key={key}
               disabled={p.stepping}
-              onClick={() => p.sendText(c)}
+              onClick={() => p.sendText(value)}
               className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs hover:bg-accent"
             >
-              {c}
+              {value}
             </button>
           ))}
         </div>

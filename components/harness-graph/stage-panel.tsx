@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { DEFAULT_STAGE_INTRO, STAGE_INTROS, type StageIntro } from '../../contracts/spec.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, Select } from '../ui/input.tsx';
+import { keyedByOccurrence } from '../ui/keys.ts';
 import { ErrorNote } from '../ui/misc.tsx';
 import type { Graph, GraphNode, UpdateFn } from './model.ts';
 import { actionLabel } from './stage.ts';
@@ -159,14 +160,14 @@ function Offers({
         </p>
       ) : null}
       <div className="flex max-h-48 flex-wrap gap-1 overflow-auto" data-testid="stage-offers">
-        {replay.admissible.map((c) => (
+        {keyedByOccurrence(replay.admissible).map(({ key, value }) => (
           <button
             type="button"
-            key={c}
-            onClick={() => onPick(c)}
+            key={key}
+            onClick={() => onPick(value)}
             className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs hover:bg-accent"
           >
-            {c}
+            {value}
           </button>
         ))}
       </div>

@@ -10,6 +10,7 @@ import { StepLlmCard } from '../llm/episode-llm.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
+import { keyedByOccurrence } from '../ui/keys.ts';
 import { actionText, LAYER_CHANGE_TEXT } from './format.ts';
 import {
   BrowserCard,
@@ -52,9 +53,9 @@ export function StepDetail({
             className="flex max-h-40 flex-wrap gap-1 overflow-auto"
             data-testid="admissible-commands"
           >
-            {admissible.map((c) => (
-              <code key={c} className="rounded bg-muted px-1.5 py-0.5 text-xs">
-                {c}
+            {keyedByOccurrence(admissible).map(({ key, value }) => (
+              <code key={key} className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                {value}
               </code>
             ))}
           </div>
