@@ -326,6 +326,22 @@ function modifyTransition(a, r) {
 });
 
 describe('the state view', () => {
+  it('is the one provided last, also after phases in which no hook read it', () => {
+    const set = load(`function filterAction(a, state) {
+  if (a.args.command === 'read') return { blocked: String(state.n) + ' ' + Object.keys(state).join(',') };
+}`);
+    const run = (command: string, n: number) => {
+      set.provideState(() => ({ n, [`k${n}`]: true }));
+      return set.call('filterAction', [{ name: 'act', args: { command } }]);
+    };
+    expect(run('read', 1)).toEqual({ blocked: '1 n,k1' });
+    expect(run('skip', 2)).toBeUndefined();
+    expect(run('skip', 3)).toBeUndefined();
+    expect(run('read', 4)).toEqual({ blocked: '4 n,k4' });
+    expect(run('read', 5)).toEqual({ blocked: '5 n,k5' });
+    set.dispose();
+  });
+
   it('one field is read narrowly where the view can be; listing it reads the whole view', () => {
     const set = load(`function filterAction(a, state) {
   if (a.args.command === 'one') return { blocked: String(state.agent.holding) };

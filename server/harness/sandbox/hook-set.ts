@@ -42,8 +42,8 @@ const FAILURE = '\u0002';
  * (generation, action name, key, value, reward, flags, text) whose text recurs step after step:
  * their guest strings are kept (FastCall.call).
  */
-const KEPT_CALL_A = 0b01101;
-const KEPT_AFTER_A = 0b0110110;
+const KEPT_CALL_A = 0b01111;
+const KEPT_AFTER_A = 0b0110111;
 
 /** What a guest crossing gave back, read inside the limits. */
 type Crossing = { text: string } | { thrown: DumpedError; hook: string | undefined; loop: number };
@@ -110,7 +110,14 @@ export class HookSet {
   private stateAt: ((key: string) => Json | undefined) | undefined;
   private stateValue: Json | undefined;
   private stateLoaded = false;
+  /**
+   * The state view's generation as the guest sees it (its cache of fetched fields is dropped when
+   * it changes), and whether the guest fetched a field since it last changed: a view nobody read
+   * leaves nothing to drop, so the generation and its guest string stay as they are.
+   */
   private stateGen = 0;
+  private stateGenText = '0';
+  private stateFetched = false;
   private deadline = Number.POSITIVE_INFINITY;
   info: CompiledHooks;
   private readonly signatures: HookSignatures;
@@ -215,6 +222,7 @@ export class HookSet {
     };
     const typeOf = (h: QuickJSHandle | undefined) => (h ? ctx.typeof(h) : 'undefined');
     this.stateFn = ctx.newFunction('__hostState', (keyHandle) => {
+      this.stateFetched = true;
       const type = typeOf(keyHandle);
       // One field of a view that can be read narrowly: the bridge need not build the world.
       if (type === 'string' && !this.stateLoaded && this.stateAt) {
@@ -275,7 +283,11 @@ export class HookSet {
     this.stateAt = at;
     this.stateValue = undefined;
     this.stateLoaded = false;
-    this.stateGen += 1;
+    if (this.stateFetched) {
+      this.stateGen += 1;
+      this.stateGenText = String(this.stateGen);
+      this.stateFetched = false;
+    }
   }
 
   /**
@@ -298,7 +310,7 @@ export class HookSet {
       const text = this.invoke(
         this.callAFn!,
         name,
-        [hook, String(this.stateGen), ...strings],
+        [hook, this.stateGenText, ...strings],
         [],
         'call',
         true,
@@ -311,7 +323,7 @@ export class HookSet {
         undefined,
       );
     }
-    let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGen}`;
+    let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGenText}`;
     if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
     else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
     const text = this.invoke(this.callFn!, name, [message], [], 'call', true);
@@ -348,7 +360,7 @@ export class HookSet {
         ? this.invoke(
             this.afterAFn!,
             label,
-            [String(this.stateGen), a[0], a[1], a[2], r[0], r[1], r[2]],
+            [this.stateGenText, a[0], a[1], a[2], r[0], r[1], r[2]],
             [],
             'call',
             true,
@@ -357,7 +369,7 @@ export class HookSet {
         : this.invoke(
             this.afterFn!,
             label,
-            [`${this.stateGen}\u0001${actionPart(action)}\u0001${resultPart(rest)}`],
+            [`${this.stateGenText}\u0001${actionPart(action)}\u0001${resultPart(rest)}`],
             [],
             'call',
             true,
