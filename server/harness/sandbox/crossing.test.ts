@@ -342,6 +342,20 @@ describe('the state view', () => {
     set.dispose();
   });
 
+  it('an empty view listed in one phase is no empty view in the next', () => {
+    const set = load(
+      'function filterAction(a, state) { return { blocked: Object.keys(state).join(",") || "none" }; }',
+    );
+    const run = (view: Json) => {
+      set.provideState(() => view);
+      return set.call('filterAction', [{ name: 'act', args: { command: 'look' } }]);
+    };
+    expect(run({})).toEqual({ blocked: 'none' });
+    expect(run({ a: 1 })).toEqual({ blocked: 'a' });
+    expect(run({})).toEqual({ blocked: 'none' });
+    set.dispose();
+  });
+
   it('one field is read narrowly where the view can be; listing it reads the whole view', () => {
     const set = load(`function filterAction(a, state) {
   if (a.args.command === 'one') return { blocked: String(state.agent.holding) };

@@ -123,7 +123,10 @@ function __lazyObject(fetch) {
   let sent = new Map();
   let keys;
   let complete = false;
+  // Whether anything was fetched since the last clear (cheaper to ask than a Map's size).
+  let used = false;
   const load = (key, json) => {
+    used = true;
     const value = json === undefined ? undefined : JSON.parse(json);
     // An array keeps a shallow copy (native slice): see __sameAsSent.
     const copy = Array.isArray(value) ? value.slice() : undefined;
@@ -136,11 +139,15 @@ function __lazyObject(fetch) {
     return fields.get(key);
   };
   const allKeys = () => {
-    if (keys === undefined) keys = JSON.parse(fetch());
+    if (keys === undefined) {
+      used = true;
+      keys = JSON.parse(fetch());
+    }
     return keys;
   };
   const everything = () => {
     if (complete) return keys;
+    used = true;
     const parts = fetch(1).split('\u0001');
     const listed = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -175,7 +182,8 @@ function __lazyObject(fetch) {
     },
     // Allocating is what costs inside QuickJS: only a used view is emptied.
     clear: () => {
-      if (fields.size === 0 && keys === undefined) return;
+      if (!used) return;
+      used = false;
       fields = new Map();
       sent = new Map();
       keys = undefined;
@@ -211,10 +219,13 @@ function __run(name, primary, lazyInfo, a, b) {
         : at === 2
           ? f(a, b, state)
           : f.apply(undefined, __withState([a, b], at));
+  // An async hook returns a Promise of its own, never the argument it was given: that needs no
+  // look for a `then` (a lookup that misses costs a walk up the prototype chain).
+  if (out === undefined || out === primary) return primary;
   if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
     throw new TypeError(`${name} returned a Promise; hooks must be synchronous`);
   }
-  return out === undefined ? primary : out;
+  return out;
 }
 function __withState(args, at) {
   args[at] = __state.proxy;
