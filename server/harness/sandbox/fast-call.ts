@@ -76,8 +76,8 @@ export class FastCall {
   /** Per argument: whether its guest string is freed after the call (not a kept one). */
   private readonly temporary: boolean[] = [];
   /**
-   * Guest strings kept across calls, by text: arguments that recur step after step (a hook's
-   * index, an action's name and key, a reward, flags) cost no string and no free per call.
+   * Guest strings kept across calls, by text: arguments that recur (a hook's index, the state's
+   * generation, an action's name and key, a reward, flags) cost no string and no free per call.
    */
   private readonly keptStrings = new Map<string, number>();
 

@@ -39,8 +39,9 @@ const FAILURE = '\u0002';
 
 /**
  * The arguments of __callA (hook index, generation, action name, key, value) and __afterA
- * (generation, action name, key, value, reward, flags, text) whose text recurs step after step:
- * their guest strings are kept (FastCall.call).
+ * (generation, action name, key, value, reward, flags, text) whose text recurs across calls (the
+ * generation does while no hook reads the state view): their guest strings are kept
+ * (FastCall.call).
  */
 const KEPT_CALL_A = 0b01111;
 const KEPT_AFTER_A = 0b0110111;
