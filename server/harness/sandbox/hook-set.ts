@@ -46,6 +46,8 @@ const FAILURE = '\u0002';
 const KEPT_CALL_A = 0b01111;
 const KEPT_AFTER_A = 0b0110111;
 
+const NO_HANDLES: readonly QuickJSHandle[] = [];
+
 /** What a guest crossing gave back, read inside the limits. */
 type Crossing = { text: string } | { thrown: DumpedError; hook: string | undefined; loop: number };
 
@@ -119,6 +121,9 @@ export class HookSet {
   private stateGen = 0;
   private stateGenText = '0';
   private stateFetched = false;
+  /** The argument lists of __callA and __afterA, filled per call (FastCall copies them at once). */
+  private readonly callAArgs = ['', '', '', '', ''];
+  private readonly afterAArgs = ['', '', '', '', '', '', ''];
   private deadline = Number.POSITIVE_INFINITY;
   info: CompiledHooks;
   private readonly signatures: HookSignatures;
@@ -308,32 +313,20 @@ export class HookSet {
     const strings =
       this.fast && args.length === 1 && !lazyInfo ? actionStrings(args[0]!) : undefined;
     if (strings) {
-      const text = this.invoke(
-        this.callAFn!,
-        name,
-        [hook, this.stateGenText, ...strings],
-        [],
-        'call',
-        true,
-        KEPT_CALL_A,
-      );
-      return decodeReply(
-        name,
-        text,
-        primary === undefined ? undefined : () => JSON.stringify(primary),
-        undefined,
-      );
+      const list = this.callAArgs;
+      list[0] = hook;
+      list[1] = this.stateGenText;
+      list[2] = strings[0];
+      list[3] = strings[1];
+      list[4] = strings[2];
+      const text = this.invoke(this.callAFn!, name, list, NO_HANDLES, 'call', true, KEPT_CALL_A);
+      return decodeReply(name, text, primary, undefined);
     }
     let message = `${hook}${lazyInfo === undefined ? 0 : 1}${this.stateGenText}`;
     if (args.length === 1) message += `\u0001${argPart(args[0]!)}`;
     else if (args.length > 1) message += `\u0001M${JSON.stringify(args)}`;
-    const text = this.invoke(this.callFn!, name, [message], [], 'call', true);
-    return decodeReply(
-      name,
-      text,
-      primary === undefined ? undefined : () => JSON.stringify(primary),
-      lazyInfo,
-    );
+    const text = this.invoke(this.callFn!, name, [message], NO_HANDLES, 'call', true);
+    return decodeReply(name, text, primary, lazyInfo);
   }
 
   /**
@@ -356,34 +349,30 @@ export class HookSet {
           : 'filterObservation';
     const a = this.fast ? actionStrings(action) : undefined;
     const r = a ? resultStrings(rest) : undefined;
-    const text =
-      a && r
-        ? this.invoke(
-            this.afterAFn!,
-            label,
-            [this.stateGenText, a[0], a[1], a[2], r[0], r[1], r[2]],
-            [],
-            'call',
-            true,
-            KEPT_AFTER_A,
-          )
-        : this.invoke(
-            this.afterFn!,
-            label,
-            [`${this.stateGenText}\u0001${actionPart(action)}\u0001${resultPart(rest)}`],
-            [],
-            'call',
-            true,
-          );
+    let text: string;
+    if (a && r) {
+      const list = this.afterAArgs;
+      list[0] = this.stateGenText;
+      list[1] = a[0];
+      list[2] = a[1];
+      list[3] = a[2];
+      list[4] = r[0];
+      list[5] = r[1];
+      list[6] = r[2];
+      text = this.invoke(this.afterAFn!, label, list, NO_HANDLES, 'call', true, KEPT_AFTER_A);
+    } else {
+      const message = `${this.stateGenText}\u0001${actionPart(action)}\u0001${resultPart(rest)}`;
+      text = this.invoke(this.afterFn!, label, [message], NO_HANDLES, 'call', true);
+    }
     // The transition's reply never holds \u0001; the observation's ('T', raw) may.
     const cut = text.indexOf('\u0001');
     const t = text.slice(0, cut);
     const o = text.slice(cut + 1);
     return {
-      transition: decodeReply('modifyTransition', t, () => JSON.stringify(rest), info, rest),
+      transition: decodeReply('modifyTransition', t, rest, info),
       // A method, not an arrow property: tsx/esbuild's keepNames would rename it on every call.
       observation(seen: Json) {
-        return decodeReply('filterObservation', o, () => JSON.stringify(seen), undefined);
+        return decodeReply('filterObservation', o, seen, undefined);
       },
     };
   }
@@ -412,8 +401,8 @@ export class HookSet {
   private invoke(
     fn: QuickJSHandle,
     name: string,
-    strings: string[],
-    extra: QuickJSHandle[] = [],
+    strings: readonly string[],
+    extra: readonly QuickJSHandle[] = NO_HANDLES,
     phase: 'load' | 'call' = 'call',
     /** The strings hold no NUL and no lone surrogate (reply.ts): they may take the FFI path. */
     plain = false,
@@ -421,15 +410,16 @@ export class HookSet {
     kept = 0,
   ): string {
     const ctx = this.live();
-    let handles: QuickJSHandle[] = [];
+    let handles: readonly QuickJSHandle[] = NO_HANDLES;
     let crossing: Crossing;
     try {
       crossing = this.underLimits(name, () => {
         const fast = plain && extra.length === 0 ? this.fast : undefined;
         const reply = fast?.call(fn, strings, kept);
         if (reply) return 'text' in reply ? reply : this.thrown(ctx, reply.error);
-        handles = [...strings.map((str) => ctx.newString(str)), ...extra];
-        return this.read(ctx, ctx.callFunction(fn, ctx.undefined, handles));
+        const made = [...strings.map((str) => ctx.newString(str)), ...extra];
+        handles = made;
+        return this.read(ctx, ctx.callFunction(fn, ctx.undefined, made));
       });
     } catch (e) {
       // A host-level RangeError (the wasm frames outgrew Node's own stack) or an abort.

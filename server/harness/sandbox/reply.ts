@@ -166,22 +166,21 @@ function capped(hook: string, json: string): void {
 
 /**
  * The reply's value, or undefined when the hook returned nothing or what it was sent. `sent` is
- * the JSON of the primary argument, asked only when the guest could not tell (a 'V' / 'K' reply).
+ * the primary argument as sent (undefined when the hook has none): its JSON is made only when the
+ * guest could not tell (a 'V' / 'K' reply); a 'Q' reply is it with changes to its info.
  */
 export function decodeReply(
   hook: string,
   text: string,
-  sent: (() => string | undefined) | undefined,
+  sent: Json | undefined,
   lazyInfo: Record<string, Json> | undefined,
-  /** The primary argument itself, for a 'Q' reply (it as sent, with changes to its info). */
-  sentValue?: Json,
 ): Json | undefined {
   const kind = text[0];
   if (kind === undefined || kind === 'S') return undefined;
-  if (kind === 'Q' && isRecord(sentValue)) {
+  if (kind === 'Q' && isRecord(sent)) {
     const json = text.slice(1);
     capped(hook, json);
-    return { ...sentValue, info: JSON.parse(json) as Json };
+    return { ...sent, info: JSON.parse(json) as Json };
   }
   if (kind === 'T') {
     const value = text.slice(1);
@@ -198,7 +197,7 @@ export function decodeReply(
     if (!isRecord(value)) return value;
     return { ...value, info };
   }
-  if (sent !== undefined && json === sent()) return undefined;
+  if (sent !== undefined && json === JSON.stringify(sent)) return undefined;
   capped(hook, json);
   const value = JSON.parse(json) as Json;
   if (kind === 'K' && lazyInfo && isRecord(value)) return { ...value, info: lazyInfo };
