@@ -325,14 +325,14 @@ function __action1(name, key, value) {
 // True when `value` means to the host what the argument as sent ('A' / 'O') means. An action: its
 // JSON is the same (the same own keys in the same order holding the same strings, on plain objects:
 // no toJSON anywhere); the host reads it strictly. An observation: the same text and no data, on
-// a plain object without a toJSON of its own; the host keeps only those two fields of an
-// observation (contract.ts toObservation), so other keys need no listing (Object.keys allocates:
-// the dearest check inside QuickJS).
-const __hasOwn = Object.hasOwn;
+// a plain object without a toJSON; the host keeps only those two fields of an observation
+// (contract.ts toObservation), so other keys need no listing (Object.keys allocates: the dearest
+// check inside QuickJS). A plain object's toJSON can only be its own (Object.prototype is frozen
+// without one), and one that is not a function JSON ignores: reading it is the whole check.
 function __untouched(value) {
   if (value === null || typeof value !== 'object' || __protoOf(value) !== __OP) return false;
   if (__sentKind === 'O') {
-    return value.text === __sentBody && value.data === undefined && !__hasOwn(value, 'toJSON');
+    return value.text === __sentBody && value.data === undefined && value.toJSON === undefined;
   }
   if (__sentKind !== 'A') return false;
   const args = value.args;
@@ -515,11 +515,13 @@ function __afterA(gen, name, key, value, reward, flags, text) {
     __sentReward = reward === '0' ? 0 : +reward;
     __sentTerminated = flags === '00' ? false : flags[0] === '1';
     __sentTruncated = flags === '00' ? false : flags[1] === '1';
+    __info.clear();
     __sentResult = {
       observation: __sentObservation,
       reward: __sentReward,
       terminated: __sentTerminated,
       truncated: __sentTruncated,
+      info: __info.proxy,
     };
     return __afterHooks(action, __sentResult);
   } catch (e) {
@@ -547,11 +549,13 @@ function __result(part) {
   __sentReward = +part.slice(1, comma);
   __sentTerminated = part[comma + 1] === '1';
   __sentTruncated = part[comma + 2] === '1';
+  __info.clear();
   __sentResult = {
     observation: __sentObservation,
     reward: __sentReward,
     terminated: __sentTerminated,
     truncated: __sentTruncated,
+    info: __info.proxy,
   };
   return __sentResult;
 }
@@ -568,7 +572,7 @@ function __resultUntouched(value, anyInfo) {
     value.reward !== __sentReward ||
     value.terminated !== __sentTerminated ||
     value.truncated !== __sentTruncated ||
-    __hasOwn(value, 'toJSON')
+    value.toJSON !== undefined
   ) {
     return false;
   }
@@ -578,7 +582,7 @@ function __resultUntouched(value, anyInfo) {
     __protoOf(o) === __OP &&
     o.text === __sentText &&
     o.data === undefined &&
-    !__hasOwn(o, 'toJSON')
+    o.toJSON === undefined
   );
 }
 function __afterStep(message) {
@@ -596,7 +600,9 @@ function __afterHooks(action, result) {
   let observation = '';
   let seen = result.observation;
   if (__hooks.modifyTransition) {
-    const value = __run('modifyTransition', result, true, action, result);
+    // A result of the common shape comes with the lazy info in place (__afterA, __result).
+    const lazyInfo = result.info !== __info.proxy;
+    const value = __run('modifyTransition', result, lazyInfo, action, result);
     transition = __resultUntouched(value)
       ? 'S'
       : __encode('modifyTransition', value, true, undefined);
