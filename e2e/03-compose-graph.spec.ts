@@ -2,19 +2,9 @@
 // HarnessSpec (export equals the spec, import round-trips), hook code checked with line numbers,
 // undo/redo, auto-layout, named immutable versions with a diff.
 import { expect, type Page, test } from '@playwright/test';
-import { clickEdge, connectNodes, setEditorText, snap } from './helpers.ts';
+import { clickEdge, connectNodes, nodeId, setEditorText, snap } from './helpers.ts';
 
 const TASK = 'eval_seen-001';
-
-async function nodeId(page: Page, kind: string): Promise<string> {
-  const id = await page
-    .locator('.react-flow__node')
-    .filter({ has: page.getByTestId(`node-${kind}`) })
-    .first()
-    .getAttribute('data-id');
-  if (!id) throw new Error(`no ${kind} node`);
-  return id;
-}
 
 async function exported(page: Page): Promise<unknown> {
   await page.getByTestId('export-json').click();

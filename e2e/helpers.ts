@@ -89,6 +89,17 @@ export const FAILURE_LABEL: Record<string, string> = {
 
 /** Drags from a node's output port to another node's input port, as a person connects nodes
  * (hover, press, move in steps, release); tries again once if React Flow missed the drop. */
+/** The React Flow id of the first graph node of `kind` (its `node-<kind>` test id). */
+export async function nodeId(page: Page, kind: string): Promise<string> {
+  const id = await page
+    .locator('.react-flow__node')
+    .filter({ has: page.getByTestId(`node-${kind}`) })
+    .first()
+    .getAttribute('data-id');
+  if (!id) throw new Error(`no ${kind} node`);
+  return id;
+}
+
 export async function connectNodes(
   page: Page,
   source: string,

@@ -1,20 +1,10 @@
 // Journey: record a Stage by playing. The Stage panel plays the wrapped household environment and
 // offers the commands admissible next; clicking one keeps it as a set-up action and plays again
 // from there; the exported spec holds the recorded actions.
-import { expect, type Page, test } from '@playwright/test';
-import { clickEdge, connectNodes, snap } from './helpers.ts';
+import { expect, test } from '@playwright/test';
+import { clickEdge, connectNodes, nodeId, snap } from './helpers.ts';
 
 const TASK = 'eval_seen-001';
-
-async function nodeId(page: Page, kind: string): Promise<string> {
-  const id = await page
-    .locator('.react-flow__node')
-    .filter({ has: page.getByTestId(`node-${kind}`) })
-    .first()
-    .getAttribute('data-id');
-  if (!id) throw new Error(`no ${kind} node`);
-  return id;
-}
 
 test('record a Stage by clicking offered commands', async ({ page }) => {
   await page.goto(`/harnesses/new?task=household%3A${TASK}`);
