@@ -54,6 +54,11 @@ test('editor, run and trajectory pages pass axe contrast checks in both themes',
       await expect(page.getByTestId(ready).first()).toBeVisible();
       await prepare?.();
       await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+      // The canvas draws its own controls and minimap: they follow the page's theme from the first
+      // load, not only after a toggle (their icons carry no text for axe to measure).
+      if (ready === 'graph-canvas') {
+        await expect(page.locator('.react-flow')).toHaveClass(new RegExp(`\\b${scheme}\\b`));
+      }
       // Let charts and the graph settle (fit, fade-ins) before measuring.
       await page.waitForTimeout(600);
       for (const v of await contrastViolations(page)) found.push(`${scheme} ${name}: ${v}`);

@@ -3,8 +3,8 @@
 // error is marked in the gutter and the text.
 import { javascript } from '@codemirror/lang-javascript';
 import CodeMirror, { Decoration, EditorView } from '@uiw/react-codemirror';
-import { useTheme } from 'next-themes';
 import { useMemo } from 'react';
+import { useColorMode } from '../layout/color-mode.ts';
 
 function errorLine(line: number | null | undefined) {
   return EditorView.decorations.of((view) => {
@@ -30,7 +30,7 @@ export function CodeEditor({
   errorAt?: number | null;
   height?: string;
 }) {
-  const { resolvedTheme } = useTheme();
+  const colorMode = useColorMode();
   const extensions = useMemo(
     () => [javascript(), EditorView.lineWrapping, errorLine(errorAt), errorTheme],
     [errorAt],
@@ -40,7 +40,7 @@ export function CodeEditor({
       <CodeMirror
         value={value}
         height={height}
-        theme={resolvedTheme === 'dark' ? 'dark' : 'light'}
+        theme={colorMode}
         extensions={extensions}
         onChange={onChange}
         basicSetup={{ foldGutter: false, highlightActiveLine: true }}

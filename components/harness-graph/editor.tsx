@@ -14,9 +14,9 @@ import {
   useOnViewportChange,
   useReactFlow,
 } from '@xyflow/react';
-import { useTheme } from 'next-themes';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useUrlState } from '../hooks/use-url-state.ts';
+import { useColorMode } from '../layout/color-mode.ts';
 import { onFollowViewport, reportViewport } from '../live/viewport-bus.ts';
 import { cn } from '../ui/cn.ts';
 import { issuesByNode, newNodePosition } from './flow.ts';
@@ -167,7 +167,7 @@ function EditorLayout({
 }: { e: ReturnType<typeof useEditor> } & Pick<EditorProps, 'actions' | 'below'>) {
   const { spec, graph, selected, mode } = e;
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null);
-  const { resolvedTheme } = useTheme();
+  const colorMode = useColorMode();
   const { setMode } = e;
   useEffect(() => {
     if (!mode.fullscreen) return;
@@ -234,7 +234,7 @@ function EditorLayout({
               {...e.flow}
               nodeTypes={nodeTypes}
               onPaneClick={() => e.select(null)}
-              colorMode={resolvedTheme === 'dark' ? 'dark' : 'light'}
+              colorMode={colorMode}
               fitView
               fitViewOptions={e.fit}
               minZoom={0.2}

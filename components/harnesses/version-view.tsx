@@ -5,12 +5,12 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, ReactFlow, ReactFlowProvider } from '@xyflow/react';
 import Link from 'next/link';
-import { useTheme } from 'next-themes';
 import { useMemo } from 'react';
 import { toFlowEdges, toFlowNodes } from '../harness-graph/flow.ts';
 import { laidOut } from '../harness-graph/layout.ts';
 import { specToGraph } from '../harness-graph/model.ts';
 import { type FlowNode, nodeTypes } from '../harness-graph/nodes.tsx';
+import { useColorMode } from '../layout/color-mode.ts';
 import { ShareButton } from '../team/share-button.tsx';
 import { shareOf, useMe } from '../team/use-me.ts';
 import { useTRPC } from '../trpc/client.tsx';
@@ -22,7 +22,7 @@ export function VersionView({ id }: { id: string }) {
   const trpc = useTRPC();
   const v = useQuery(trpc.harnesses.version.queryOptions({ id }));
   const share = shareOf(useMe().data);
-  const { resolvedTheme } = useTheme();
+  const colorMode = useColorMode();
   const graph = useMemo(() => (v.data ? laidOut(specToGraph(v.data.spec)) : null), [v.data]);
   if (v.error) return <ErrorNote error={v.error} />;
   if (!v.data || !graph) return <Skeleton className="h-96" />;
@@ -65,7 +65,7 @@ export function VersionView({ id }: { id: string }) {
             nodesDraggable={false}
             nodesConnectable={false}
             elementsSelectable={false}
-            colorMode={resolvedTheme === 'dark' ? 'dark' : 'light'}
+            colorMode={colorMode}
             fitView
             fitViewOptions={{ padding: 0.2, maxZoom: 1, minZoom: 0.75 }}
             proOptions={{ hideAttribution: true }}
